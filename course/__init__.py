@@ -1,0 +1,1 @@
+"""The course build library: data schemas, the number registry, figures and the mkdocs hook."""
