@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -100,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-site", action="store_true", help="stop before building the site")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
+    os.environ.pop("COURSE_DRAFT", None)  # a real build never renders draft placeholders
     from course.files import hash_files, write_atomic
 
     state = json.loads(STATE.read_text()) if STATE.exists() else {}

@@ -5,12 +5,14 @@ Shortcodes are HTML comments, so they can never clash with LaTeX or Markdown:
     <!-- n:KEY plain -->   the bare text (inside math, SVG text or attributes)
     <!-- table:NAME -->    a table generated from data (see course/tables.py)
     <!-- figure:NAME -->   a Plotly figure from figures/NAME.json, rendered by the site's one plotly.js
-An unknown key or shortcode fails the build with the page and the key.
+    <!-- widget:NAME [mode] -->  an interactive widget's root element (see course/widgets.py)
+An unknown key or shortcode fails the build with the page and the key. While drafting, an author may set
+COURSE_DRAFT=1 to see unknown keys as ⟨key?⟩ instead; `build.py` and the tests never set it.
 """
 from __future__ import annotations
 
 import html
-import json
+import os
 import re
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from course.registry import Registry
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / ".build" / "registry.json"
 FIGURES = ROOT / "figures"
-SHORTCODE = re.compile(r"<!--\s*(n|table|figure):([\w.\-]+)(?:\s+(\w+))?\s*-->")
+SHORTCODE = re.compile(r"<!--\s*(n|table|figure|widget):([\w.\-]+)(?:\s+(\w+))?\s*-->")
 
 _registry: Registry | None = None
 
@@ -63,7 +65,8 @@ def figure_html(name: str, lang: str) -> str:
 
 
 def expand(markdown: str, lang: str, where: str) -> str:
-    from course import tables
+    from course import tables, widgets
+    draft = os.environ.get("COURSE_DRAFT") == "1"
 
     def one(m: re.Match) -> str:
         kind, name, mode = m.groups()
@@ -74,10 +77,16 @@ def expand(markdown: str, lang: str, where: str) -> str:
                 return number_html(name, mode, lang)
             if kind == "table":
                 return tables.render(name, lang, lambda md: expand(md, lang, where))
+            if kind == "widget":
+                return widgets.render(name, mode, lang)
             return figure_html(name, lang)
         except KeyError:
+            if draft:
+                return f"⟨{name}?⟩"
             raise ShortcodeError(f"{where}: unknown registry key {name!r} in {m.group(0)}") from None
         except ShortcodeError as e:
+            if draft:
+                return f"⟨{m.group(0)[4:-3].strip()}: {e}⟩"
             raise ShortcodeError(f"{where}: {e}") from None
     return SHORTCODE.sub(one, markdown)
 
@@ -105,3 +114,12 @@ def on_files(files, config):
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, abs_src_path=str(src)))
     return files
+
+
+def on_post_build(config):
+    """Material's language switcher fetches sitemap.xml beside the other language's root; the i18n
+    sitemap (which lists both languages) is written at the site root only, so place it there too."""
+    site = Path(config["site_dir"])
+    sitemap = site / "sitemap.xml"
+    if sitemap.exists() and (site / "en").is_dir():
+        (site / "en" / "sitemap.xml").write_bytes(sitemap.read_bytes())

@@ -52,7 +52,16 @@ def numbers_appendix(lang: str, expand: Callable[[str], str]) -> str:
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
-TABLES = {"evolution": evolution, "numbers": numbers_appendix}
+def references(lang: str, expand: Callable[[str], str]) -> str:
+    from course.schema import Citations
+    c = load(ROOT / "data" / "citations.json", Citations)
+    items = [f'<li id="ref-{key}">{html.escape(p.authors)} ({p.year}). <em>{html.escape(p.title)}</em>. '
+             f'{html.escape(p.venue)}. <a href="{html.escape(p.url)}">{html.escape(p.url)}</a></li>'
+             for key, p in sorted(c.papers.items(), key=lambda kv: (kv[1].authors, kv[1].year))]
+    return f'<ol class="references" data-table="references">{"".join(items)}</ol>'
+
+
+TABLES = {"evolution": evolution, "numbers": numbers_appendix, "references": references}
 
 
 def render(name: str, lang: str, expand: Callable[[str], str]) -> str:

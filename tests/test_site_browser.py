@@ -1,0 +1,47 @@
+"""The built site in headless Chromium: numbers with provenance, language switch, palettes, no other hosts."""
+import pytest
+
+PAGES = ["", "c4/", "appendix/numbers/"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_load_clean_with_provenance(open_page, lang, path):
+    v = open_page(("en/" if lang == "en" else "") + path)
+    nums = v.page.locator(".reg-num")
+    if path != "appendix/numbers/":
+        assert nums.count() > 0
+        nums.first.hover()
+        tip = v.page.locator(".md-tooltip2--active").first
+        tip.wait_for()
+        assert tip.inner_text().startswith("计算" if lang == "zh" else "Computed"), tip.inner_text()
+    assert v.page.locator("html").get_attribute("lang").startswith(lang)
+    v.check_clean()
+
+
+def test_number_shows_provenance_on_focus(open_page):
+    v = open_page("en/c4/")
+    num = v.page.locator('.reg-num[data-key="anchor.ffn_share"]').first
+    num.focus()
+    assert num.evaluate("e => document.activeElement === e")
+    tip = v.page.locator(".md-tooltip2--active").first
+    tip.wait_for()
+    assert "FFN parameters / all parameters" in tip.inner_text()
+    assert "FFN parameters" in num.get_attribute("aria-label")
+    v.check_clean()
+
+
+def test_language_switcher_lands_on_same_page(open_page):
+    v = open_page("c4/")
+    v.page.locator(".md-select").first.hover()
+    v.page.locator('a[hreflang="en"]').first.click()
+    v.page.wait_for_load_state("networkidle")
+    assert v.page.url.rstrip("/").endswith("/en/c4")
+    v.check_clean()
+
+
+@pytest.mark.parametrize("scheme,expected", [("light", "default"), ("dark", "slate")])
+def test_palette_follows_reader(open_page, scheme, expected):
+    v = open_page("c4/", scheme=scheme)
+    assert v.page.locator("body").get_attribute("data-md-color-scheme") == expected
+    v.check_clean()
