@@ -16,6 +16,8 @@ from course.shortcodes import FIGURES  # noqa: E402
 # ---------------------------------------------------------------- mkdocs events
 
 def on_config(config):
+    import logging
+    logging.getLogger("jieba").setLevel(logging.WARNING)  # search segmentation; its info lines are noise
     shortcodes.reset()  # re-read the registry on every build, so `mkdocs serve` picks up a rebuilt one
     return config
 
