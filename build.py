@@ -61,10 +61,17 @@ def run_numbers(args) -> str:
     return f"{len(new)} numbers" + (f", {len(diff)} changed since the previous build" if old else " (first build)")
 
 
+def run_notebooks(args) -> str:
+    from course.notebook import execute_all
+    return execute_all()
+
+
 STAGES = [
     Stage("validate", lambda: files("data/*.json", "models/experiments.json", "course/schema.py"), run_validate),
     Stage("numbers", lambda: files("data/*.json", "models/experiments.json", "course/*.py"), run_numbers,
           lambda: [REGISTRY]),
+    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/*.py") + [REGISTRY], run_notebooks,
+          lambda: [BUILD / "notebooks" / p.relative_to(ROOT / "docs") for p in files("docs/**/*.ipynb")]),
 ]
 
 

@@ -16,6 +16,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     try:
         with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes files private; these are ordinary project files
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

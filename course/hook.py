@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mkdocs import plugins
 from mkdocs.structure.files import File
 
 # mkdocs loads this file by path; make the project's `course` package importable for a plain `mkdocs serve`.
@@ -26,8 +27,34 @@ def on_page_markdown(markdown, page, config, files):
     return shortcodes.expand(markdown, shortcodes.page_lang(page), page.file.src_uri)
 
 
+def notebook_page(f: File, config) -> File:
+    """static-i18n rebuilds the file list after mkdocs-jupyter has wrapped its notebooks, so a
+    notebook can render as raw JSON (static-i18n issue 198). Wrap each one again, keeping the
+    language's destination, and point it at the copy the build executed."""
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    from course.notebook import EXECUTED, executed_path
+    inner = f.file if isinstance(f, NotebookFile) else f
+    source = Path(inner.abs_src_path)
+    if not source.is_relative_to(EXECUTED):
+        executed = executed_path(source)
+        if not executed.exists():
+            raise shortcodes.ShortcodeError(f"{f.src_uri} has not been executed: run `python build.py` first")
+        inner.abs_src_path = str(executed)
+    nb = NotebookFile(inner, **config)
+    # the wrapper inherits File's cached properties, so it must be told each one explicitly
+    nb.abs_src_path = inner.abs_src_path
+    nb.dest_path, nb.abs_dest_path, nb.url = f.dest_path, f.abs_dest_path, f.url
+    return nb
+
+
+@plugins.event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
 def on_files(files, config):
-    """Serve plotly.js from the installed plotly package and the built figures, never from a CDN."""
+    """Serve plotly.js from the installed plotly package and the built figures, never from a CDN;
+    hand the notebooks back to mkdocs-jupyter, executed."""
+    for f in [f for f in files if f.src_uri.endswith(".ipynb")]:
+        files.remove(f)  # in place: static-i18n's own Files class must stay
+        files.append(notebook_page(f, config))
     import plotly
     plotly_js = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
     extra = {"assets/vendor/plotly.min.js": plotly_js}
@@ -46,3 +73,5 @@ def on_post_build(config):
     sitemap = site / "sitemap.xml"
     if sitemap.exists() and (site / "en").is_dir():
         (site / "en" / "sitemap.xml").write_bytes(sitemap.read_bytes())
+
+

@@ -31,9 +31,16 @@ def typed_forms(text: str) -> set[str]:
 
 
 def prose_sources() -> list[Path]:
-    """Every file whose text becomes page prose: the Markdown pages and the bilingual data tables."""
-    return sorted(ROOT.glob("docs/**/*.md")) + [p for p in (ROOT / "data").glob("*.json")
-                                                 if p.name in ("evolution.json", "claims.json")]
+    """Every file whose text becomes page prose: Markdown pages, notebooks, the bilingual data tables."""
+    return (sorted(ROOT.glob("docs/**/*.md")) + sorted(ROOT.glob("docs/**/*.ipynb"))
+            + [p for p in (ROOT / "data").glob("*.json") if p.name in ("evolution.json", "claims.json")])
+
+
+def prose_text(path: Path) -> str:
+    if path.suffix == ".ipynb":  # a notebook's prose is its Markdown cells; its code computes
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return path.read_text(encoding="utf-8")
 
 
 def test_no_registry_number_typed_into_a_page(site_dir):
@@ -44,7 +51,7 @@ def test_no_registry_number_typed_into_a_page(site_dir):
                 forms.setdefault(form, key)
     hits = []
     for path in prose_sources():
-        text = URL.sub(" ", SHORTCODE.sub(" ", path.read_text(encoding="utf-8")))
+        text = URL.sub(" ", SHORTCODE.sub(" ", prose_text(path)))
         for form, key in forms.items():
             pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)"
             for m in re.finditer(pat, text):

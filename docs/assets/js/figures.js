@@ -26,18 +26,22 @@
     return out;
   }
   var cache = {};
+  function plot(el, f) {
+    Plotly.react(el, f.data, themed(f.layout || {}), { responsive: true, displaylogo: false });
+    el.dispatchEvent(new CustomEvent("figure:drawn", { bubbles: true }));
+  }
   function draw(el) {
+    if (el.dataset.inline) return plot(el, JSON.parse(el.dataset.inline)); // a notebook's own figure
     var name = el.dataset.figure, lang = el.dataset.lang || "zh";
     var url = new URL("assets/figures/" + name + ".json", siteBase());
     (cache[url] = cache[url] || fetch(url).then(function (r) { return r.json(); }))
       .then(function (fig) {
         var f = fig[lang] || fig.en;
         el.setAttribute("aria-label", f.alt || f.layout.title && f.layout.title.text || name);
-        Plotly.react(el, f.data, themed(f.layout), { responsive: true, displaylogo: false });
-        el.dispatchEvent(new CustomEvent("figure:drawn", { bubbles: true }));
+        plot(el, f);
       });
   }
-  function drawAll() { document.querySelectorAll(".plotly-figure[data-figure]").forEach(draw); }
+  function drawAll() { document.querySelectorAll(".plotly-figure[data-figure], .plotly-figure[data-inline]").forEach(draw); }
   document$.subscribe(drawAll);
   new MutationObserver(drawAll).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 })();
