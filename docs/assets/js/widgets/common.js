@@ -31,7 +31,7 @@
   // ------------------------------------------------------------ numbers (the rules of course/registry.py)
 
   var MINUS = "\u2212";
-  function group(intPart) { return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function group(intPart) { return intPart.replace(/\B(?=(\d\d\d)+(?!\d))/g, ","); }
   CW.fixed = function (x, digits) {
     if (!isFinite(x)) return "—";
     var s = Math.abs(x).toFixed(digits);
@@ -137,7 +137,7 @@
     var axis = { gridcolor: c.grid, zerolinecolor: c.grid, color: c.fg };
     var out = Object.assign({
       paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: { color: c.fg, size: 12 },
-      margin: { l: 55, r: 15, t: 30, b: 45 }, legend: { orientation: "h", y: -0.25 },
+      margin: { l: 55, r: 15, t: 30, b: 45 }, legend: { orientation: "h", y: -0.3 },
     }, extra || {});
     Object.keys(out).forEach(function (k) {
       if (/^[xy]axis\d*$/.test(k)) out[k] = Object.assign({}, axis, out[k]);

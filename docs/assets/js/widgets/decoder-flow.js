@@ -43,7 +43,7 @@
 
   function shapeText(part, lang) {
     var s = part.shape.map(function (n) { return "[" + n + "]"; });
-    if (s.length === 3) s[1] = (L.inner[part.id] ? L.inner[part.id] + " " : "") + s[1];
+    if (s.length > 2) s[1] = (L.inner[part.id] ? L.inner[part.id] + " " : "") + s[1];
     if (part.id === "add1" || part.id === "add2") return "[" + part.shape[0] + "] + [" + part.shape[0] + "] → [" + part.shape[1] + "]";
     return s.join(" → ");
   }

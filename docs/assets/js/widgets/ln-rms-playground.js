@@ -49,7 +49,7 @@
     var x = start.slice(), count = 0;
     var fields = x.map(function (v, i) {
       var id = CW.uid("cw-x");
-      var input = CW.el("input", { type: "text", inputmode: "decimal", id: id, class: "cw-num", size: 5,
+      var input = CW.el("input", { type: "text", inputmode: "decimal", id: id, class: "cw-num",
                                    "data-control": "x", "data-index": i, value: String(v) });
       input.addEventListener("change", function () {
         var val = CW.parse(input.value);

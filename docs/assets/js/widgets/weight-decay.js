@@ -59,7 +59,7 @@
         { x: xs, y: gs, name: CW.t(L.standard), mode: "lines", line: { color: col.b } },
         { x: xs, y: zs, name: CW.t(L.zero), mode: "lines", line: { color: col.a } },
         { x: [state.steps, state.steps], y: [g, z], name: CW.t(L.now), mode: "markers",
-          marker: { color: col.fg, size: 9, symbol: "circle-open" } },
+          marker: { color: col.fg, size: 11, symbol: "circle-open" } },
       ], { height: 320, xaxis: { title: { text: CW.t(L.step) } }, yaxis: { title: { text: CW.t(L.value) }, rangemode: "tozero" } });
     }
     function update() {
