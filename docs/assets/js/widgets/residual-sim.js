@@ -29,18 +29,31 @@
     },
   };
 
+  // The seeded draws, in the twin's order: x_0 (T·d), c (d), then W_1 … W_N (d·d each, row-major). A run with
+  // N layers uses the first draws of a run with more, so they are drawn once per seed up to the largest N
+  // and scaled on every change of N or gain: the same numbers a fresh draw gives, without redrawing them.
+  var draws = {};
+  function normals(spec, count) {
+    var key = spec.seed + ":" + spec.width + ":" + spec.tokens, have = draws[key];
+    if (have && have.z.length >= count) return have.z;
+    var rng = new CW.Mulberry32(spec.seed), z = new Float64Array(count);
+    for (var k = 0; k < count; k++) z[k] = rng.normal();
+    draws[key] = { z: z };
+    return z;
+  }
+
   // The simulator itself. Returns the read-outs and the per-layer curves (see course/twins.py).
   function simulate(spec, N, gain, residual, prenorm, scale) {
     var d = spec.width, T = spec.tokens, eps = spec.eps;
-    var rng = new CW.Mulberry32(spec.seed);
+    var z = normals(spec, T * d + d + Math.max(N, spec.layers_max) * d * d), k = 0;
     var x = new Float64Array(T * d), c = new Float64Array(d), i, j, t, l;
-    for (i = 0; i < T * d; i++) x[i] = rng.normal();
+    for (i = 0; i < T * d; i++) x[i] = z[k++];
     var sqd = Math.sqrt(d);
-    for (i = 0; i < d; i++) c[i] = rng.normal() / sqd;
+    for (i = 0; i < d; i++) c[i] = z[k++] / sqd;
     var sd = gain / sqd, W = new Array(N);
     for (l = 0; l < N; l++) {
       var Wl = new Float64Array(d * d);
-      for (i = 0; i < d * d; i++) Wl[i] = rng.normal() * sd;
+      for (i = 0; i < d * d; i++) Wl[i] = z[k++] * sd;
       W[l] = Wl;
     }
     var s = scale ? 1 / Math.sqrt(N) : 1;
@@ -155,8 +168,10 @@
       CW.setReadout(out["grad-ratio"], last.gradRatio, CW.fixed(last.gradRatio, digits));
       CW.setReadout(out["stream-rms"], last.streamRms, CW.fixed(last.streamRms, digits));
       CW.setReadout(out["read-rms"], last.readRmsTop, CW.fixed(last.readRmsTop, digits));
-      draw();
+      // the chart follows at the next frame: a fast slider drag redraws it once per frame, not once per event
+      if (!pending) { pending = true; requestAnimationFrame(function () { pending = false; draw(); }); }
     }
+    var pending = false;
     draw.root = root;
     CW.onPalette(draw);
     update();
