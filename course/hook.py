@@ -103,6 +103,15 @@ def on_page_markdown(markdown, page, config, files):
     return expand(markdown, page_lang(page, config), page.file.src_uri)
 
 
+WIDGET_IN_P = re.compile(r'<p>(<div class="cw" data-widget="[^"]*"[^>]*>.*?</div>)</p>', re.S)
+
+
+def on_page_content(html_out, page, config, files):
+    """A widget shortcode inside an indented block (a content tab) reaches Markdown as a paragraph, so its
+    root comes out wrapped in <p>, which HTML does not allow around a <div>: unwrap it."""
+    return WIDGET_IN_P.sub(r"\1", html_out)
+
+
 def on_files(files, config):
     """Serve plotly.js from the installed plotly package and the built figures, never from a CDN."""
     import plotly

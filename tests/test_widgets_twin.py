@@ -267,3 +267,10 @@ def test_no_registry_number_is_typed_into_the_javascript(reg):
         code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', code)                     # so may label strings
         found = {float(m) for m in literal.findall(code)}
         assert not (found & lesson), f"{path.name} types registry numbers {sorted(found & lesson)}"
+
+
+def test_widget_root_inside_a_tab_is_not_left_in_a_paragraph():
+    from course import hook
+    root = '<div class="cw" data-widget="batchnorm-demo" data-config="{}"><noscript>n</noscript></div>'
+    out = hook.on_page_content(f"<p>{root}</p>\n<p>text</p>", None, None, None)
+    assert out == f"{root}\n<p>text</p>"
