@@ -122,7 +122,7 @@ def test_batchnorm_demo(open_page, lang, mode):
         v.page.locator(".tabbed-labels label").nth(1).click()
     w = root(v.page, "batchnorm-demo", mode)
     labels_in_language(w, lang)
-    assert ("teaching data" if lang == "en" else "教学数据") in w.inner_text()
+    assert ("by hand for teaching" if lang == "en" else "为教学手工编的数据") in w.inner_text()
     tv = twins.teaching_vectors()
     cases = twins.batch_cases(tv)
     radios = w.locator('input[data-control="companion"]')
@@ -309,4 +309,27 @@ def test_widgets_readable_in_both_palettes(open_page, scheme, expected):
     v.page.evaluate("document.body.setAttribute('data-md-color-scheme', "
                     f"'{'default' if expected == 'slate' else 'slate'}')")
     v.page.wait_for_timeout(200)
+    v.check_clean()
+
+
+# ---------------------------------------------------------------- page switches
+
+def test_widgets_reinitialize_on_document_switch(open_page):
+    """mkdocs-material announces every new page content on document$; a widget root that arrives with it is
+    built, and roots already built are left alone."""
+    v = open_page(PATHS["en"])
+    counts = v.page.evaluate("""() => {
+        const old = document.querySelector('[data-widget="ln-rms-playground"]');
+        const fresh = document.createElement('div');
+        for (const a of ['class', 'data-widget', 'data-config', 'data-lang']) fresh.setAttribute(a, old.getAttribute(a));
+        old.parentNode.appendChild(fresh);
+        document$.next(document);
+        return [old.querySelectorAll('[data-control="scale3"]').length, fresh.dataset.ready,
+                fresh.querySelectorAll('[data-control="scale3"]').length];
+    }""")
+    assert counts == [1, "true", 1]
+    fresh = v.page.locator('[data-widget="ln-rms-playground"]').nth(1)
+    fresh.locator('[data-control="shift2"]').click()
+    assert fresh.locator('[data-readout="log"] tbody tr').count() == 2
+    assert v.page.locator('[data-widget="ln-rms-playground"]').first.locator('[data-readout="log"] tbody tr').count() == 1
     v.check_clean()

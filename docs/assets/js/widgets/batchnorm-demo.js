@@ -8,8 +8,8 @@
 
   var L = {
     teaching: {
-      zh: "这些 {dims} 维向量是手工构造的教学数据({source}),只用来看清统计量从哪来;真实模型的隐藏向量有 {hidden} 维。",
-      en: "These {dims}-dimensional vectors are hand-made teaching data ({source}), only there to show where the statistics come from; a real model's hidden vectors have {hidden} dimensions.",
+      zh: "说明:下面每个词的 {dims} 维向量是为教学手工编的数据({source}),不是从任何模型里取出来的;真实模型里一个 token 的隐藏向量有 {hidden} 维。这里只关心一件事:归一化用的均值和方差,是拿哪些数算出来的。",
+      en: "Note: each word's {dims}-number vector below was made up by hand for teaching ({source}); no model produced it, and in a real model one token's hidden vector has {hidden} numbers. The only question here is which numbers the mean and variance are computed from.",
     },
     pick: { zh: "和例句「{text}」拼进同一批的是:", en: "Batched with the example sentence {text}:" },
     none: { zh: "什么也没有(例句自己一批)", en: "nothing (the example sentence alone)" },

@@ -8,8 +8,8 @@
   var L = {
     input: { zh: "输入向量 x", en: "Input vector x" },
     dim: { zh: "第 {i} 维", en: "dimension {i}" },
-    scale: { zh: "整体 ×{k}", en: "all ×{k}" },
-    shift: { zh: "整体 +{k}", en: "all +{k}" },
+    scale: { zh: "每一维 ×{k}", en: "every entry ×{k}" },
+    shift: { zh: "每一维 +{k}", en: "every entry +{k}" },
     reset: { zh: "还原", en: "Reset" },
     ops: { zh: "操作", en: "Operations" },
     layernorm: { zh: "LayerNorm(x)", en: "LayerNorm(x)" },
@@ -24,8 +24,8 @@
     undefinedRms: { zh: "无定义(RMS = 0)", en: "undefined (RMS = 0)" },
     bad: { zh: "请输入一个数", en: "enter a number" },
     hint: {
-      zh: "改任意一维(回车或离开输入框生效),或点上面的按钮;每一步都记进操作记录。",
-      en: "Edit any dimension (Enter or leaving the box applies it) or press a button; every step is logged.",
+      zh: "可以直接改某一维的数(按回车或移开焦点即生效),也可以用按钮整体变换;下面的操作记录为每一步留一行。",
+      en: "Type a new number into any dimension (Enter or moving focus applies it), or transform the whole vector with a button; the log below keeps one row per step.",
     },
   };
 

@@ -8,10 +8,10 @@
 
   var L = {
     layers: { zh: "子层数 N", en: "Sublayers N" },
-    gain: { zh: "初始化尺度 gain", en: "Init gain" },
+    gain: { zh: "初始化增益 gain", en: "Init gain" },
     residual: { zh: "残差:x + F(x)", en: "Residual: x + F(x)" },
-    prenorm: { zh: "子层输入先过 RMSNorm", en: "Sublayer input goes through RMSNorm" },
-    scale: { zh: "写回乘 1/√N", en: "Write-back × 1/√N" },
+    prenorm: { zh: "子层读入前先做 RMSNorm", en: "RMSNorm on each sublayer's input" },
+    scale: { zh: "写回残差流前乘 1/√N", en: "Scale each write-back by 1/√N" },
     options: { zh: "开关", en: "Switches" },
     gradRatio: { zh: "梯度之比(底层 ÷ 顶层)", en: "Gradient ratio (bottom ÷ top)" },
     streamRms: { zh: "最终残差流 RMS", en: "Final residual-stream RMS" },
@@ -24,8 +24,8 @@
     scaleTitle: { zh: "尺度", en: "scale" },
     gradTitle: { zh: "梯度范数(对数轴)", en: "gradient norm (log axis)" },
     note: {
-      zh: "浏览器现算。权重由固定种子 {seed} 的 mulberry32 生成(随机初始化,没有训练),所以每次打开结果相同;换 N 或 gain 会重新生成整套权重。每个子层是 d = {d} 宽的线性映射加 tanh,流里有 {T} 个 token。",
-      en: "Computed live in your browser. Weights come from mulberry32 with the fixed seed {seed} (random init, no training), so every page load shows the same run; changing N or gain regenerates all weights. Each sublayer is a width-{d} linear map followed by tanh; the stream holds {T} tokens.",
+      zh: "所有数都在你的浏览器里随操作现场算出。权重来自 mulberry32 生成器,种子固定为 {seed}:只做随机初始化、从不训练,因此刷新页面结果不变;N 或 gain 一变,整套权重按同一种子重建。每个子层 = 宽 d = {d} 的线性映射 + tanh;残差流里放了 {T} 个 token。",
+      en: "Everything is computed in your browser as you move the controls. Weights come from the mulberry32 generator with the fixed seed {seed}: randomly initialized, never trained, so reloading shows the same result; a new N or gain rebuilds all weights from that seed. Each sublayer is a linear map of width d = {d} followed by tanh; the stream carries {T} tokens.",
     },
   };
 

@@ -8,8 +8,8 @@
   var CW = window.CW;
 
   var L = {
-    gain: { zh: "训练把增益推到了", en: "Gain reached by training" },
-    steps: { zh: "之后只剩 weight decay 作用的步数", en: "Steps with only weight decay acting" },
+    gain: { zh: "训练结束时的增益", en: "Gain after training" },
+    steps: { zh: "随后只受 weight decay 作用的步数", en: "Steps under weight decay alone" },
     standard: { zh: "标准增益 g", en: "Standard gain g" },
     zero: { zh: "zero-centered 增益 1 + w", en: "Zero-centered gain 1 + w" },
     factor: { zh: "每步乘 (1 − lr·wd),lr = {lr},wd = {wd}", en: "each step multiplies by (1 − lr·wd), lr = {lr}, wd = {wd}" },
@@ -18,8 +18,8 @@
     now: { zh: "所选步数", en: "chosen step" },
     chart: { zh: "两种增益在只有 weight decay 时的走向", en: "Both gains under weight decay alone" },
     note: {
-      zh: "只看 weight decay 单独往哪边拉:真实训练里梯度会和它拉锯。lr 与 weight_decay 取自项目的训练配置。",
-      en: "This shows only where weight decay pulls; in real training the gradient pulls back. lr and weight_decay are the project's training settings.",
+      zh: "图里只有 weight decay 一股力,它把每个参数往 0 拉;训练时梯度会往回拉,这里有意不画。lr 和 weight_decay 用的是本项目训练配置里的值。",
+      en: "Only one force acts in this chart: weight decay, pulling each parameter toward 0. In training the gradient pulls back; that is left out on purpose. lr and weight_decay are the values in this project's training config.",
     },
   };
 
