@@ -193,6 +193,9 @@ def add_simulator(reg: Registry) -> None:
              "prenorm_scaled": "residual on, pre-RMSNorm on, write-back × 1/√N"}
     for name, kw in settings.items():
         r = simulate(N, gain, **kw)
+        if name == "residual_only":  # the same x_0 in every setting: where the stream starts
+            reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
+                    computed("RMS of the residual stream x_0 before the first sublayer", where))
         at = f"N = {N}, gain = {gain}, {words[name]}"
         reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
                 computed(f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}", where))

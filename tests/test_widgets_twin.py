@@ -175,6 +175,11 @@ def test_simulator_keys_come_from_the_twin(reg, key, story):
         assert n.value == (r.grad_ratio if metric == "grad_ratio" else r.stream_rms)
 
 
+def test_stream_starts_near_one(reg, story):
+    assert reg["sim.start_stream_rms"].value == story["residual_only"].stream[0] == story["prenorm"].stream[0]
+    assert abs(reg["sim.start_stream_rms"].value - 1) < 0.1
+
+
 def test_decoder_layer_keys(reg):
     d = reg["anchor.hidden_size"].value
     assert reg["anchor.layer.norm_params"].value == d
