@@ -1,6 +1,7 @@
 """mkdocs hook: expand shortcodes in every page (course/shortcodes.py) and ship the local assets."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -49,6 +50,16 @@ def notebook_page(f: File, config) -> File:
 
 
 @plugins.event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
+
+BLOCK_IN_P = re.compile(r'<p>(<div class="(?:cw|plotly-figure)" data-(?:widget|figure)="[^"]*"[^>]*>.*?</div>)</p>', re.S)
+
+
+def on_page_content(html_out, page, config, files):
+    """A widget or figure shortcode inside an indented block (a content tab) reaches Markdown as a
+    paragraph, so its root comes out wrapped in <p>, which HTML does not allow around a <div>: unwrap it."""
+    return BLOCK_IN_P.sub(r"\1", html_out)
+
+
 def on_files(files, config):
     """Serve plotly.js from the installed plotly package and the built figures, never from a CDN;
     hand the notebooks back to mkdocs-jupyter, executed."""

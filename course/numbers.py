@@ -156,6 +156,55 @@ def add_project(reg: Registry, inputs: Inputs) -> None:
     reg.add("wd.zero_centered_gain", z, fixed(z, 3), computed("1 + w · (1 − lr·wd)^steps", src, FORMULAS))
 
 
+def add_decoder_layer(reg: Registry, inputs: Inputs) -> None:
+    """One decoder layer's parts, for the decoder-flow widget: parameters per layer, not summed over layers."""
+    t = inputs.anchor.config.text_config
+    d = t.hidden_size
+    parts = {
+        "norm": (d, "hidden_size (one gain vector)"),
+        "full_attention": (f.full_attention_params(d, t.num_attention_heads, t.num_key_value_heads, t.head_dim,
+                                                   t.attn_output_gate), "full_attention_params()"),
+        "gated_deltanet": (f.gated_deltanet_params(d, t.linear_num_key_heads, t.linear_num_value_heads,
+                                                   t.linear_key_head_dim, t.linear_value_head_dim,
+                                                   t.linear_conv_kernel_dim), "gated_deltanet_params()"),
+        "ffn": (f.swiglu_ffn_params(d, t.intermediate_size), "swiglu_ffn_params(hidden_size, intermediate_size)"),
+    }
+    for part, (n, formula) in parts.items():
+        reg.add(f"anchor.layer.{part}_params", n, integer(n), computed(formula, ANCHOR, FORMULAS))
+
+
+TWINS = "course/twins.py"
+
+
+def add_simulator(reg: Registry) -> None:
+    """The residual-stream simulator's read-outs at its default settings, from the Python twin of the widget,
+    so the prose quotes exactly what the page's widget shows on load."""
+    from course.twins import SIM, simulate
+    N, gain = SIM.default_layers, SIM.default_gain
+    where = f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"
+    reg.add("sim.default_layers", N, integer(N), computed("the simulator's default N", where))
+    reg.add("sim.default_gain", gain, fixed(gain, 2), computed("the simulator's default init gain", where))
+    settings = {
+        "residual_only": dict(residual=True, prenorm=False, scale=False),
+        "prenorm": dict(residual=True, prenorm=True, scale=False),
+        "prenorm_scaled": dict(residual=True, prenorm=True, scale=True),
+    }
+    words = {"residual_only": "residual on, pre-RMSNorm off", "prenorm": "residual on, pre-RMSNorm on",
+             "prenorm_scaled": "residual on, pre-RMSNorm on, write-back × 1/√N"}
+    for name, kw in settings.items():
+        r = simulate(N, gain, **kw)
+        if name == "residual_only":  # the same x_0 in every setting: where the stream starts
+            reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
+                    computed("RMS of the residual stream x_0 before the first sublayer", where))
+        at = f"N = {N}, gain = {gain}, {words[name]}"
+        reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
+                computed(f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}", where))
+        reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
+                computed(f"RMS of the final residual stream; {at}", where))
+        reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
+                computed(f"RMS of the top sublayer's input; {at}", where))
+
+
 def add_citations(reg: Registry, inputs: Inputs) -> None:
     c = inputs.citations
     for n in c.numbers:
@@ -170,5 +219,7 @@ def build_registry(inputs: Inputs) -> Registry:
     add_frontier(reg, inputs)
     add_worked_examples(reg)
     add_project(reg, inputs)
+    add_decoder_layer(reg, inputs)
+    add_simulator(reg)
     add_citations(reg, inputs)
     return reg

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Time one recompute of the residual-stream simulator at N = 128 in headless Chromium (goal: ≤ 16 ms,
+one frame at 60 Hz, so dragging a slider stays smooth).
+
+It loads the widget's own JavaScript (docs/assets/js/widgets/common.js, residual-sim.js) and the site's
+plotly.js into a bare page with one residual-sim root written by course/widgets.py, then reports the
+median over repetitions of
+  * compute: CW.residualSim.simulate() alone (weights for the new N, forward, backward);
+  * update:  what one move of the N slider costs before the browser may paint: the `input` event's
+             compute and read-outs (the chart is redrawn at the next animation frame);
+  * redraw:  that chart redraw (Plotly.react of the per-layer curves).
+
+    .venv/bin/python scripts/bench_widgets.py [--reps 50]
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+N = 128
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+
+
+def widget_root() -> str:
+    if not (ROOT / ".build" / "registry.json").exists():
+        subprocess.run([sys.executable, "build.py", "--no-site"], cwd=ROOT, check=True)
+    from course.widgets import render
+    return render("residual-sim", None, "en")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=50)
+    args = ap.parse_args()
+    import plotly
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for js in ("common.js", "residual-sim.js"):
+            shutil.copy(ROOT / "docs/assets/js/widgets" / js, tmp / js)
+        shutil.copy(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", tmp / "plotly.min.js")
+        (tmp / "index.html").write_text(
+            "<!doctype html><html lang='en'><head><link rel='icon' href='data:,'></head><body data-md-color-scheme='default'>" + widget_root() +
+            "<script src='plotly.min.js'></script><script src='common.js'></script>"
+            "<script src='residual-sim.js'></script></body></html>", encoding="utf-8")
+        handler = functools.partial(Quiet, directory=str(tmp))
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/index.html", wait_until="networkidle")
+            page.wait_for_function("document.querySelector('[data-widget]').dataset.ready === 'true'")
+            times = page.evaluate("""([N, reps]) => {
+                const root = document.querySelector('[data-widget="residual-sim"]');
+                const spec = JSON.parse(root.dataset.config).spec;
+                const compute = [], update = [];
+                for (let i = 0; i < 5; i++) CW.residualSim.simulate(spec, N, 1, true, true, true);   // warm-up
+                for (let i = 0; i < reps; i++) {
+                    const t0 = performance.now();
+                    CW.residualSim.simulate(spec, N, 1, true, i % 2 === 0, true);
+                    compute.push(performance.now() - t0);
+                }
+                const slider = root.querySelector('[data-control="layers"]');
+                for (let i = 0; i < reps; i++) {
+                    slider.value = i % 2 ? N : N - 1;   // alternate, so every move changes the weights
+                    const t0 = performance.now();
+                    slider.dispatchEvent(new Event('input', {bubbles: true}));
+                    update.push(performance.now() - t0);
+                }
+                return {compute, update, version: navigator.userAgent};
+            }""", [N, args.reps])
+            redraw = page.evaluate("""async (reps) => {
+                const react = Plotly.react, out = [];
+                Plotly.react = function () { const t0 = performance.now(); const r = react.apply(this, arguments);
+                                             out.push(performance.now() - t0); return r; };
+                const slider = document.querySelector('[data-control="layers"]');
+                for (let i = 0; i < reps; i++) {
+                    slider.value = i % 2 ? 128 : 127;
+                    slider.dispatchEvent(new Event('input', {bubbles: true}));
+                    await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+                }
+                Plotly.react = react;
+                return out;
+            }""", args.reps)
+            browser.close()
+        httpd.shutdown()
+
+    med_c, med_u = statistics.median(times["compute"]), statistics.median(times["update"])
+    med_r = statistics.median(redraw)
+    print(json.dumps({
+        "N": N, "reps": args.reps,
+        "compute_ms_median": round(med_c, 2), "update_ms_median": round(med_u, 2),
+        "redraw_ms_median": round(med_r, 2),
+        "goal_ms": 16, "meets_goal": med_u <= 16,
+        "browser": times["version"], "cpu": platform.processor() or platform.machine(),
+    }, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
