@@ -94,6 +94,15 @@ def zero_centered_gain_after_decay(gain: float, lr: float, weight_decay: float, 
     return 1.0 + (gain - 1.0) * weight_decay_factor(lr, weight_decay, steps)
 
 
+def eps_counts(eps_values: list[float | None]) -> dict[float, int]:
+    """How many models use each norm ε (models that do not state one are left out), smallest ε first."""
+    counts: dict[float, int] = {}
+    for e in eps_values:
+        if e is not None:
+            counts[e] = counts.get(e, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def swiglu_equal_params_width(d: int) -> float:
     """Width that gives a three-matrix SwiGLU FFN the parameters of a two-matrix 4d FFN: 8d/3."""
     return 8 * d / 3

@@ -125,6 +125,15 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
         m = fm.by_name(name)
         reg.add(f"{key}.swiglu_limit", m.swiglu_limit, fixed(m.swiglu_limit, 0),
                 computed("swiglu_limit", f"{FRONTIER} ({name}; {m.provenance.grade})"))
+    # which ε the compared models use (the lesson's "why 1e−6 and not 0")
+    eps = f.eps_counts([m.norm_eps for m in fm.models])
+    src = f"{FRONTIER} (norm_eps of every model that states one)"
+    n_eps = sum(eps.values())
+    reg.add("frontier.eps.models", n_eps, integer(n_eps), computed("models with a norm_eps", src, FORMULAS))
+    for name, value in (("smallest", min(eps)), ("largest", max(eps))):
+        reg.add(f"frontier.eps.{name}", value, scientific(value), computed(f"{name} norm_eps", src, FORMULAS))
+        reg.add(f"frontier.eps.{name}.count", eps[value], integer(eps[value]),
+                computed(f"models whose norm_eps is the {name}", src, FORMULAS))
     x = fm.by_name("DeepSeek-V4-Flash").swiglu_limit
     unbounded = f.silu(x) * x
     reg.add("swiglu.silu_at_limit_times_limit", unbounded, fixed(unbounded, 3),

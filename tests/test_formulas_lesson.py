@@ -56,3 +56,8 @@ def test_anchor_norm_table_and_parameters():
     assert t["gdn"] == {"per_layer": 1, "count": 48, "dim": 128}
     assert f.norm_params(64, 5120) == 660_480
     assert f.residual_std(64) == pytest.approx(11.36, abs=5e-3)   # √129
+
+
+def test_eps_counts_skip_models_without_one():
+    assert f.eps_counts([1e-5, 1e-6, None, 1e-6]) == {1e-6: 2, 1e-5: 1}
+    assert list(f.eps_counts([1e-5, 1e-6])) == [1e-6, 1e-5]
