@@ -6,6 +6,8 @@ SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: serve site test refresh browser clean
 
+AXE    := node_modules/axe-core/axe.min.js
+
 $(STAMP): requirements.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
@@ -25,7 +27,11 @@ browser:                        ## Debian's chromium for the browser tests (Play
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; }
 
-test: $(STAMP) browser          ## the whole test suite
+$(AXE): package.json package-lock.json   ## axe-core, for the accessibility tests
+	npm ci --silent --no-audit --no-fund
+	@touch $@
+
+test: $(STAMP) browser $(AXE)   ## the whole test suite
 	$(PY) -m pytest -q
 
 clean:

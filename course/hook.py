@@ -1,110 +1,29 @@
-"""mkdocs hook: put registry numbers and generated tables into pages, and ship local assets.
-
-Shortcodes are HTML comments, so they can never clash with LaTeX or Markdown:
-    <!-- n:KEY -->         the number, with its provenance on hover and keyboard focus
-    <!-- n:KEY plain -->   the bare text (inside math, SVG text or attributes)
-    <!-- table:NAME -->    a table generated from data (see course/tables.py)
-    <!-- figure:NAME -->   a Plotly figure from figures/NAME.json, rendered by the site's one plotly.js
-    <!-- widget:NAME [mode] -->  an interactive widget's root element (see course/widgets.py)
-An unknown key or shortcode fails the build with the page and the key. While drafting, an author may set
-COURSE_DRAFT=1 to see unknown keys as ⟨key?⟩ instead; `build.py` and the tests never set it.
-"""
+"""mkdocs hook: expand shortcodes in every page (course/shortcodes.py) and ship the local assets."""
 from __future__ import annotations
 
-import html
-import os
-import re
+import sys
 from pathlib import Path
 
 from mkdocs.structure.files import File
 
-from course.registry import Registry
+# mkdocs loads this file by path; make the project's `course` package importable for a plain `mkdocs serve`.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-ROOT = Path(__file__).resolve().parent.parent
-REGISTRY = ROOT / ".build" / "registry.json"
-FIGURES = ROOT / "figures"
-SHORTCODE = re.compile(r"<!--\s*(n|table|figure|widget):([\w.\-]+)(?:\s+(\w+))?\s*-->")
-
-_registry: Registry | None = None
-
-
-class ShortcodeError(RuntimeError):
-    pass
-
-
-def registry() -> Registry:
-    global _registry
-    if _registry is None:
-        if not REGISTRY.exists():
-            raise ShortcodeError(f"{REGISTRY.relative_to(ROOT)} is missing: run `python build.py` first")
-        _registry = Registry.read(REGISTRY)
-    return _registry
-
-
-def page_lang(page, config) -> str:
-    uri = page.file.src_uri
-    if uri.endswith(".en.md") or uri.startswith("en/"):
-        return "en"
-    return getattr(page.file, "locale", None) or "zh"
-
-
-def number_html(key: str, mode: str | None, lang: str) -> str:
-    n = registry()[key]
-    text = n.text[lang]
-    if mode == "plain":
-        return text
-    tip = html.escape(n.hover(lang), quote=True)
-    return (f'<span class="reg-num" data-key="{key}" data-kind="{n.provenance.kind}" tabindex="0" '
-            f'title="{tip}" aria-label="{html.escape(text)}: {tip}">{html.escape(text)}</span>')
-
-
-def figure_html(name: str, lang: str) -> str:
-    if not (FIGURES / f"{name}.json").exists():
-        raise ShortcodeError(f"figure {name!r} has no figures/{name}.json (is the figures stage run?)")
-    return f'<div class="plotly-figure" data-figure="{name}" data-lang="{lang}" role="img"></div>'
-
-
-def expand(markdown: str, lang: str, where: str) -> str:
-    from course import tables, widgets
-    draft = os.environ.get("COURSE_DRAFT") == "1"
-
-    def one(m: re.Match) -> str:
-        kind, name, mode = m.groups()
-        try:
-            if kind == "n":
-                if mode not in (None, "plain"):
-                    raise ShortcodeError(f"unknown number mode {mode!r}")
-                return number_html(name, mode, lang)
-            if kind == "table":
-                return tables.render(name, lang, lambda md: expand(md, lang, where))
-            if kind == "widget":
-                return widgets.render(name, mode, lang)
-            return figure_html(name, lang)
-        except KeyError:
-            if draft:
-                return f"⟨{name}?⟩"
-            raise ShortcodeError(f"{where}: unknown registry key {name!r} in {m.group(0)}") from None
-        except RuntimeError as e:
-            # ShortcodeError, caught by its base: mkdocs loads this file as a hook module, so the class that
-            # course.tables / course.widgets raise (imported from course.hook) is not this module's class
-            if not isinstance(e, ShortcodeError) and type(e).__name__ != "ShortcodeError":
-                raise
-            if draft:
-                return f"⟨{m.group(0)[4:-3].strip()}: {e}⟩"
-            raise ShortcodeError(f"{where}: {e}") from None
-    return SHORTCODE.sub(one, markdown)
+from course import shortcodes  # noqa: E402
+from course.shortcodes import FIGURES  # noqa: E402
 
 
 # ---------------------------------------------------------------- mkdocs events
 
 def on_config(config):
-    global _registry
-    _registry = None  # re-read on every build, so `mkdocs serve` picks up a rebuilt registry
+    import logging
+    logging.getLogger("jieba").setLevel(logging.WARNING)  # search segmentation; its info lines are noise
+    shortcodes.reset()  # re-read the registry on every build, so `mkdocs serve` picks up a rebuilt one
     return config
 
 
 def on_page_markdown(markdown, page, config, files):
-    return expand(markdown, page_lang(page, config), page.file.src_uri)
+    return shortcodes.expand(markdown, shortcodes.page_lang(page), page.file.src_uri)
 
 
 def on_files(files, config):

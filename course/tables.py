@@ -40,7 +40,7 @@ def evolution(lang: str, expand: Callable[[str], str]) -> str:
 
 
 def numbers_appendix(lang: str, expand: Callable[[str], str]) -> str:
-    from course.hook import registry
+    from course.shortcodes import registry
     lab = LABELS[lang]
     rows = []
     for key, n in sorted(registry().numbers.items()):
@@ -66,6 +66,6 @@ TABLES = {"evolution": evolution, "numbers": numbers_appendix, "references": ref
 
 def render(name: str, lang: str, expand: Callable[[str], str]) -> str:
     if name not in TABLES:
-        from course.hook import ShortcodeError
+        from course.shortcodes import ShortcodeError
         raise ShortcodeError(f"unknown table {name!r} (known: {', '.join(TABLES)})")
     return TABLES[name](lang, expand)

@@ -10,6 +10,6 @@ WIDGETS: dict = {}
 
 def render(name: str, mode: str | None, lang: str) -> str:
     if name not in WIDGETS:
-        from course.hook import ShortcodeError
+        from course.shortcodes import ShortcodeError
         raise ShortcodeError(f"unknown widget {name!r} (known: {', '.join(WIDGETS) or 'none yet'})")
     return WIDGETS[name](mode, lang)

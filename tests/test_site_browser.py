@@ -45,3 +45,42 @@ def test_palette_follows_reader(open_page, scheme, expected):
     v = open_page("c4/", scheme=scheme)
     assert v.page.locator("body").get_attribute("data-md-color-scheme") == expected
     v.check_clean()
+
+
+@pytest.fixture(scope="module")
+def subpath_server(site_dir):
+    """The same site served under /course/, as a static host publishing it at a sub-path would."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def translate_path(self, path):
+            if not path.startswith("/course/"):
+                return str(site_dir / "no-such-file")
+            return super().translate_path(path[len("/course"):])
+
+        def log_message(self, *a):
+            pass
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site_dir)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/course"
+    httpd.shutdown()
+
+
+@pytest.mark.parametrize("path", ["", "en/", "c4/", "en/c4/", "en/appendix/numbers/"])
+def test_site_works_under_a_sub_path(browser, subpath_server, path):
+    from conftest import Visit
+    ctx = browser.new_context()
+    try:
+        v = Visit(ctx.new_page(), subpath_server)
+        v.goto(path)
+        assert v.page.locator("article h1").count() == 1
+        v.page.locator(".md-select").first.hover()
+        other = v.page.locator(".md-select__link").nth(1 if not path.startswith("en") else 0)
+        other.click()
+        v.page.wait_for_load_state("networkidle")
+        assert "/course/" in v.page.url
+        v.check_clean()
+    finally:
+        ctx.close()

@@ -1,0 +1,20 @@
+"""A throwaway copy of the project, for tests that edit inputs and rebuild."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP = {".venv", ".git", "site", "site.tmp", "site.old", ".pytest_cache", "__pycache__"}
+
+
+def copy_project(dest: Path) -> Path:
+    shutil.copytree(ROOT, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
+    return dest
+
+
+def edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")

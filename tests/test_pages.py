@@ -1,0 +1,127 @@
+"""Pages refer to numbers by key only; the strict build is clean; search covers both languages;
+an edited model config flows through to both languages' pages."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_build
+from project_copy import copy_project, edit_json
+
+SHORTCODE = re.compile(r"<!--.*?-->", re.S)
+URL = re.compile(r"https?://\S+|arXiv:\S+")
+
+
+def registry_numbers() -> dict:
+    return json.loads((ROOT / ".build" / "registry.json").read_text(encoding="utf-8"))
+
+
+def typed_forms(text: str) -> set[str]:
+    """What a hand-typed copy of a registry text would look like: each number of 3+ digits or with a
+    decimal point, with and without thousands separators, and scientific forms with either minus."""
+    forms = set()
+    for tok in re.findall(r"\d[\d,]*(?:\.\d+)?", text):
+        digits = tok.replace(",", "").replace(".", "")
+        if len(digits) >= 3 or "." in tok:
+            forms |= {tok, tok.replace(",", "")}
+    if re.fullmatch(r"\d(?:\.\d+)?e\u2212\d+", text):
+        forms |= {text, text.replace("\u2212", "-")}
+    return forms
+
+
+def prose_sources() -> list[Path]:
+    """Every file whose text becomes page prose: the Markdown pages and the bilingual data tables."""
+    return sorted(ROOT.glob("docs/**/*.md")) + [p for p in (ROOT / "data").glob("*.json")
+                                                 if p.name in ("evolution.json", "claims.json")]
+
+
+def test_no_registry_number_typed_into_a_page(site_dir):
+    forms = {}
+    for key, n in registry_numbers().items():
+        for lang_text in n["text"].values():
+            for form in typed_forms(lang_text):
+                forms.setdefault(form, key)
+    hits = []
+    for path in prose_sources():
+        text = URL.sub(" ", SHORTCODE.sub(" ", path.read_text(encoding="utf-8")))
+        for form, key in forms.items():
+            pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)"
+            for m in re.finditer(pat, text):
+                line = text.count("\n", 0, m.start()) + 1
+                hits.append(f"{path.relative_to(ROOT)}:{line}: {form!r} is registry number {key}")
+    assert hits == [], "numbers typed by hand (use <!-- n:KEY -->):\n" + "\n".join(hits)
+
+
+def test_typed_number_detector_catches_hand_typed_numbers():
+    assert "660,480" in typed_forms("660,480") and "660480" in typed_forms("660,480")
+    assert "71.55" in typed_forms("71.55") and "1e-6" in typed_forms("1e\u22126")
+    assert typed_forms("4") == set()
+
+
+def test_strict_build_has_no_warnings():
+    r = run_build(ROOT, "--rerun", "site")
+    assert r.returncode == 0, r.stderr
+    assert "WARNING" not in r.stderr + r.stdout
+
+
+def test_both_languages_built(site_dir):
+    for page in ["index.html", "c4/index.html", "appendix/numbers/index.html", "appendix/references/index.html"]:
+        zh, en = site_dir / page, site_dir / "en" / page
+        assert zh.exists() and en.exists()
+        assert '<html lang="zh"' in zh.read_text(encoding="utf-8")
+        assert '<html lang="en"' in en.read_text(encoding="utf-8")
+
+
+def test_search_index_holds_chinese_words_and_english_words(site_dir):
+    index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert "zh" in index["config"]["lang"] and "en" in index["config"]["lang"]
+    text = " ".join(d["text"] + " " + d["title"] for d in index["docs"])
+    # jieba segments Chinese with zero-width spaces, which the configured separator splits on
+    assert "\u200b" in text and "归一化" in text
+    assert "normalization" in text.lower()
+    assert any(d["location"].startswith("en/") for d in index["docs"])
+
+
+def test_numbers_appendix_lists_every_registry_number(site_dir):
+    html = (site_dir / "en/appendix/numbers/index.html").read_text(encoding="utf-8")
+    for key in registry_numbers():
+        assert f'id="num-{key}"' in html
+
+
+@pytest.fixture(scope="module")
+def edited_project(tmp_path_factory):
+    root = copy_project(tmp_path_factory.mktemp("edit") / "project")
+    first = run_build(root)
+    assert first.returncode == 0, first.stderr
+    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(hidden_size=4096))
+    second = run_build(root)
+    assert second.returncode == 0, second.stderr
+    return root, second.stdout
+
+
+def test_edited_hidden_size_reaches_both_pages(edited_project):
+    root, _ = edited_project
+    for page in ["index.html", "en/index.html", "c4/index.html", "en/c4/index.html"]:
+        html = (root / "site" / page).read_text(encoding="utf-8")
+        assert re.search(r'data-key="anchor.hidden_size"[^>]*>4,096<', html), page
+        assert ">5,120<" not in html, page
+    appendix = (root / "site/en/appendix/numbers/index.html").read_text(encoding="utf-8")
+    assert "528,384" in appendix  # norm parameters 2·64·4096 + 4096 of the edited model
+
+
+def test_rebuild_reports_changed_numbers_and_never_retrains(edited_project):
+    _, out = edited_project
+    assert "anchor.hidden_size: 5,120 → 4,096" in out
+    assert "anchor.params.norms: 660,480 → 528,384" in out
+    for line in out.splitlines():
+        if line.startswith("measurements"):
+            assert "cached" in line, line
+
+
+def test_warm_rebuild_skips_every_stage(edited_project):
+    root, _ = edited_project
+    r = run_build(root)
+    assert r.returncode == 0
+    stages = [l for l in r.stdout.splitlines() if l and l.split()[0] in ("validate", "measurements", "numbers", "figures")]
+    assert stages and all("cached" in l for l in stages), r.stdout
