@@ -33,6 +33,8 @@ DONE_WHEN = {
     "anchor.hidden_size": "5,120",
 }
 
+DIAGRAMS = ROOT / "docs/assets/diagrams"
+SNIPPET = re.compile(r'^\s*--8<-- "([\w.\-]+)"\s*$', re.M)
 NUMBER = re.compile(r"<!--\s*n:([\w.\-]+)(?:\s+plain)?\s*-->")
 OTHER = re.compile(r"<!--\s*(widget|figure|table):([\w.\-]+)(?:\s+(\w+))?\s*-->")
 
@@ -104,9 +106,21 @@ def test_done_when_numbers_come_from_the_registry():
         assert texts[key] == shown, f"{key}: registry shows {texts[key]!r}, the lesson expects {shown!r}"
 
 
+def test_same_diagrams_drawn_in_each_language():
+    zh, en = SNIPPET.findall(text("zh")), SNIPPET.findall(text("en"))
+    assert [n.replace(".zh.", ".") for n in zh] == [n.replace(".en.", ".") for n in en]
+    assert all(n.endswith(".zh.svg") for n in zh) and all(n.endswith(".en.svg") for n in en)
+    assert {n.split(".")[0] for n in zh} == {"batch-stats", "token-stats", "placement"}
+    for name in zh + en:
+        svg = (DIAGRAMS / name).read_text(encoding="utf-8")
+        assert svg.lstrip().startswith("<svg") and "\n\n" not in svg, f"{name}: one <svg> block, no blank line"
+        assert not re.search(r'(fill|stroke)="(?!none)[^"]*"', svg), f"{name}: colors come from course.css"
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_no_registry_number_typed_by_hand(lang):
-    body = prose(text(lang))
+    drawn = [(DIAGRAMS / n).read_text(encoding="utf-8") for n in SNIPPET.findall(text(lang))]
+    body = prose(text(lang) + "\n".join(drawn))  # the diagrams' labels, not their coordinates
     typed = []
     for key, t in registry_texts().items():
         # one- and two-character numbers (2, 64, 7%) are too common to tell apart: typed_forms drops them
@@ -130,12 +144,12 @@ def test_formula_has_every_term_and_its_explanation(lang):
 def test_numbers_expand_into_provenance_spans(lang, monkeypatch):
     """Expand the page with this checkout's registry (keys from other branches shown as placeholders):
     every "Done when" number is a .reg-num span."""
-    from course import hook
+    from course import shortcodes
     from course.numbers import build_registry
     from course.schema import load_inputs
     monkeypatch.setenv("COURSE_DRAFT", "1")
-    monkeypatch.setattr(hook, "_registry", build_registry(load_inputs(ROOT)))
-    out = hook.expand(text(lang), lang, PAGES[lang].name)
+    monkeypatch.setattr(shortcodes, "_registry", build_registry(load_inputs(ROOT)))
+    out = shortcodes.expand(text(lang), lang, PAGES[lang].name)
     for key, shown in DONE_WHEN.items():
         assert re.search(r'<span class="reg-num" data-key="' + re.escape(key) + r'"[^>]*>' + re.escape(shown)
                          + "</span>", out), key
