@@ -180,12 +180,11 @@ def add_project(reg: Registry, inputs: Inputs) -> None:
     s = f.residual_init_std(base.init_std, base.n_layer)
     reg.add("project.residual_init_std", s, fixed(s, 5), computed("init_std / √(2 × n_layer)", src, FORMULAS))
     reg.add("project.warmup_steps", base.warmup_steps, integer(base.warmup_steps), computed("warmup_steps", src))
-    # what each run sets, so a page can say what a run changes without typing it
+    # each run's learning rate, so a page can say what a run changes without typing it
     for run in inputs.experiments.runs:
         c = inputs.experiments.config(run)
         rsrc = f"{EXPERIMENTS} (runs.{run} over base)"
         reg.add(f"config.{run}.lr", c.lr, scientific(c.lr), computed("lr", rsrc))
-        reg.add(f"config.{run}.warmup_steps", c.warmup_steps, integer(c.warmup_steps), computed("warmup_steps", rsrc))
     # the weight-decay widget's defaults: a gain trained to 1.5, then 5000 steps of decay alone
     gain, steps = 1.5, 5000
     reg.add("wd.default_gain", gain, fixed(gain, 2), computed("widget default", "course/numbers.py"))
