@@ -1,6 +1,6 @@
 """Every formula the pages use, as small pure functions. course/numbers.py applies them to the data.
 
-Each has a unit test whose fixture is the lesson's worked value (tests/test_formulas.py).
+Each has a unit test whose fixture is the lesson's worked value (tests/test_formulas*.py).
 """
 from __future__ import annotations
 
@@ -36,6 +36,22 @@ def rmsnorm(x: list[float], eps: float = 0.0) -> list[float]:
 
 def length(x: list[float]) -> float:
     return math.sqrt(sum(v * v for v in x))
+
+
+def squares(x: list[float]) -> list[float]:
+    """The terms of the mean square: x_i²."""
+    return [v * v for v in x]
+
+
+def squared_deviations(x: list[float]) -> list[float]:
+    """The terms of the variance: (x_i − μ)²."""
+    mu = mean(x)
+    return [(v - mu) ** 2 for v in x]
+
+
+def eps_relative_effect(mean_square: float, eps: float) -> float:
+    """How much ε shrinks RMSNorm's output for a token with this mean square: 1 − √(ms / (ms + ε))."""
+    return 1.0 - math.sqrt(mean_square / (mean_square + eps))
 
 
 # ---------------------------------------------------------------- residual stream
@@ -78,12 +94,38 @@ def zero_centered_gain_after_decay(gain: float, lr: float, weight_decay: float, 
     return 1.0 + (gain - 1.0) * weight_decay_factor(lr, weight_decay, steps)
 
 
+def eps_counts(eps_values: list[float | None]) -> dict[float, int]:
+    """How many models use each norm ε (models that do not state one are left out), smallest ε first."""
+    counts: dict[float, int] = {}
+    for e in eps_values:
+        if e is not None:
+            counts[e] = counts.get(e, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def swiglu_equal_params_width(d: int) -> float:
     """Width that gives a three-matrix SwiGLU FFN the parameters of a two-matrix 4d FFN: 8d/3."""
     return 8 * d / 3
 
 
 # ---------------------------------------------------------------- the anchor's parameters
+
+
+def anchor_norms(text) -> dict[str, dict[str, int]]:
+    """Where the anchor's RMSNorms sit, how many there are and the length of each gain vector.
+
+    Two at the sublayer entries of every layer and one after the last layer, over hidden_size;
+    q_norm and k_norm in every full-attention layer, over one head (head_dim, shared by the heads);
+    one inside every Gated DeltaNet layer, over one value head (linear_value_head_dim).
+    """
+    n_full = sum(t == "full_attention" for t in text.layer_types)
+    n_linear = sum(t == "linear_attention" for t in text.layer_types)
+    return {
+        "entry": {"per_layer": 2, "count": 2 * text.num_hidden_layers, "dim": text.hidden_size},
+        "final": {"per_layer": 0, "count": 1, "dim": text.hidden_size},
+        "qk": {"per_layer": 2, "count": 2 * n_full, "dim": text.head_dim},
+        "gdn": {"per_layer": 1, "count": n_linear, "dim": text.linear_value_head_dim},
+    }
 
 
 def norm_params(num_layers: int, d: int) -> int:

@@ -79,6 +79,29 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
     reg.add("anchor.norm_share", ledger["norms"] / total, percent(ledger["norms"] / total, 4),
             computed("(2·L·d + d) / all parameters", ANCHOR, FORMULAS))
     per_layer_norm = 2 * d
+    # the lesson's table of where the anchor's RMSNorms sit (shapes: anchor.hidden_size, head_dim, gdn_norm_dim)
+    norms = f.anchor_norms(t)
+    reg.add("anchor.norms.entry.per_layer", norms["entry"]["per_layer"], integer(norms["entry"]["per_layer"]),
+            computed("anchor_norms()['entry']: input_layernorm + post_attention_layernorm", src("num_hidden_layers"), FORMULAS))
+    for place, what in (("entry", "2 × num_hidden_layers"), ("final", "one after the last layer"),
+                        ("qk", "2 × count of 'full_attention' in layer_types"),
+                        ("gdn", "count of 'linear_attention' in layer_types")):
+        n = norms[place]["count"]
+        reg.add(f"anchor.norms.{place}.count", n, integer(n),
+                computed(f"anchor_norms()['{place}']: {what}", src("layer_types"), FORMULAS))
+    reg.add("anchor.norms.qk.per_layer", norms["qk"]["per_layer"], integer(norms["qk"]["per_layer"]),
+            computed("anchor_norms()['qk']: q_norm + k_norm per full-attention layer", src("layer_types"), FORMULAS))
+    dof = d - 1
+    reg.add("anchor.direction_dof", dof, integer(dof),
+            computed("hidden_size − 1 (a direction in d dimensions)", src("hidden_size")))
+    unit = f.eps_relative_effect(1.0, t.rms_norm_eps)
+    reg.add("anchor.eps_effect.unit_rms", unit, scientific(float(f"{unit:.1e}")),
+            computed("1 − √(1 / (1 + rms_norm_eps)): output shrink for a token of mean square 1",
+                     src("rms_norm_eps"), FORMULAS))
+    at_eps = f.eps_relative_effect(t.rms_norm_eps, t.rms_norm_eps)
+    reg.add("anchor.eps_effect.at_eps", at_eps, percent(at_eps, 1),
+            computed("1 − √(ε / (ε + ε)): output shrink for a token whose mean square equals ε",
+                     src("rms_norm_eps"), FORMULAS))
     reg.add("anchor.norms_per_layer_params", per_layer_norm, integer(per_layer_norm),
             computed("2 × hidden_size", src("hidden_size")))
 
@@ -102,6 +125,15 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
         m = fm.by_name(name)
         reg.add(f"{key}.swiglu_limit", m.swiglu_limit, fixed(m.swiglu_limit, 0),
                 computed("swiglu_limit", f"{FRONTIER} ({name}; {m.provenance.grade})"))
+    # which ε the compared models use (the lesson's "why 1e−6 and not 0")
+    eps = f.eps_counts([m.norm_eps for m in fm.models])
+    src = f"{FRONTIER} (norm_eps of every model that states one)"
+    n_eps = sum(eps.values())
+    reg.add("frontier.eps.models", n_eps, integer(n_eps), computed("models with a norm_eps", src, FORMULAS))
+    for name, value in (("smallest", min(eps)), ("largest", max(eps))):
+        reg.add(f"frontier.eps.{name}", value, scientific(value), computed(f"{name} norm_eps", src, FORMULAS))
+        reg.add(f"frontier.eps.{name}.count", eps[value], integer(eps[value]),
+                computed(f"models whose norm_eps is the {name}", src, FORMULAS))
     x = fm.by_name("DeepSeek-V4-Flash").swiglu_limit
     unbounded = f.silu(x) * x
     reg.add("swiglu.silu_at_limit_times_limit", unbounded, fixed(unbounded, 3),
@@ -123,6 +155,9 @@ def add_worked_examples(reg: Registry) -> None:
         ms = f.rms(vec) ** 2
         reg.add(f"worked.{name}.mean_square", ms, fixed(ms, 1), computed("mean(x²)"))
         reg.add(f"worked.{name}.rms", f.rms(vec), fixed(f.rms(vec), 3), computed("√mean(x²)"))
+        sq, dev = f.squares(vec), f.squared_deviations(vec)
+        reg.add(f"worked.{name}.squares", sq, vector(sq, 0), computed("x_i²"))
+        reg.add(f"worked.{name}.sq_dev", dev, vector(dev, 0), computed("(x_i − μ)²"))
         ln, rn = f.layernorm(vec), f.rmsnorm(vec)
         reg.add(f"worked.{name}.layernorm", ln, vector(ln, 3), computed("(x − μ)/σ"))
         reg.add(f"worked.{name}.rmsnorm", rn, vector(rn, 3), computed("x / RMS(x)"))
@@ -144,6 +179,12 @@ def add_project(reg: Registry, inputs: Inputs) -> None:
             computed("2 × n_layer", src))
     s = f.residual_init_std(base.init_std, base.n_layer)
     reg.add("project.residual_init_std", s, fixed(s, 5), computed("init_std / √(2 × n_layer)", src, FORMULAS))
+    reg.add("project.warmup_steps", base.warmup_steps, integer(base.warmup_steps), computed("warmup_steps", src))
+    # each run's learning rate, so a page can say what a run changes without typing it
+    for run in inputs.experiments.runs:
+        c = inputs.experiments.config(run)
+        rsrc = f"{EXPERIMENTS} (runs.{run} over base)"
+        reg.add(f"config.{run}.lr", c.lr, scientific(c.lr), computed("lr", rsrc))
     # the weight-decay widget's defaults: a gain trained to 1.5, then 5000 steps of decay alone
     gain, steps = 1.5, 5000
     reg.add("wd.default_gain", gain, fixed(gain, 2), computed("widget default", "course/numbers.py"))
