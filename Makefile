@@ -1,14 +1,14 @@
 # Everything runs in .venv, made from the exact pins in requirements.txt on first use.
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-12)
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt | sha256sum | cut -c1-12)
 SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: serve site test refresh browser clean
 
 AXE    := node_modules/axe-core/axe.min.js
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@rm -f $(VENV)/.installed-* && touch $@

@@ -49,8 +49,6 @@ def notebook_page(f: File, config) -> File:
     return nb
 
 
-@plugins.event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
-
 BLOCK_IN_P = re.compile(r'<p>(<div class="(?:cw|plotly-figure)" data-(?:widget|figure)="[^"]*"[^>]*>.*?</div>)</p>', re.S)
 
 
@@ -60,6 +58,7 @@ def on_page_content(html_out, page, config, files):
     return BLOCK_IN_P.sub(r"\1", html_out)
 
 
+@plugins.event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
 def on_files(files, config):
     """Serve plotly.js from the installed plotly package and the built figures, never from a CDN;
     hand the notebooks back to mkdocs-jupyter, executed."""

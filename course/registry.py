@@ -1,6 +1,6 @@
 """The number registry: every number a page shows, with its text in both languages and its provenance.
 
-A page names a number by key (`<!-- n:KEY -->`, see course/hook.py); nothing else may put a number on a
+A page names a number by key (`<!-- n:KEY -->`, see course/shortcodes.py); nothing else may put a number on a
 page. Three kinds of provenance exist, and each describes itself in the page's language for the hover.
 """
 from __future__ import annotations

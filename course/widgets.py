@@ -20,7 +20,7 @@ from typing import Callable
 
 
 def _registry():
-    from course.hook import registry
+    from course.shortcodes import registry
     return registry()
 
 
@@ -42,7 +42,7 @@ def _root(name: str, config: dict, lang: str, mode: str | None = None) -> str:
 
 def _no_mode(name: str, mode: str | None) -> None:
     if mode is not None:
-        from course.hook import ShortcodeError
+        from course.shortcodes import ShortcodeError
         raise ShortcodeError(f"widget {name!r} takes no mode, got {mode!r}")
 
 
@@ -55,7 +55,7 @@ def batchnorm_demo(mode: str | None, lang: str) -> str:
     from course.twins import TEACHING_VECTORS, teaching_vectors
     mode = mode or "naive"
     if mode not in BATCHNORM_MODES:
-        from course.hook import ShortcodeError
+        from course.shortcodes import ShortcodeError
         raise ShortcodeError(f"widget 'batchnorm-demo' has modes {BATCHNORM_MODES}, got {mode!r}")
     tv = teaching_vectors()
     config = {

@@ -195,9 +195,9 @@ def test_decoder_layer_keys(reg):
 
 @pytest.fixture(scope="module")
 def built_registry(reg, monkeypatch_module):
-    """course/widgets.py reads the registry through course/hook.py: hand it this build's."""
-    from course import hook
-    monkeypatch_module.setattr(hook, "_registry", reg)
+    """course/widgets.py reads the registry through course/shortcodes.py: hand it this build's."""
+    from course import shortcodes
+    monkeypatch_module.setattr(shortcodes, "_registry", reg)
     return reg
 
 
@@ -239,7 +239,7 @@ def test_widget_configs_carry_registry_numbers(built_registry):
 
 def test_unknown_widget_or_mode_fails(built_registry):
     from course import widgets
-    from course.hook import ShortcodeError
+    from course.shortcodes import ShortcodeError
     with pytest.raises(ShortcodeError, match="unknown widget"):
         widgets.render("nope", None, "zh")
     with pytest.raises(ShortcodeError, match="modes"):
