@@ -129,3 +129,15 @@ def test_measurements_stage_ignores_files_the_model_does_not_read():
     names = {p.relative_to(ROOT).as_posix() for p in stage.inputs()}
     assert "models/model.py" in names and "models/experiments.json" in names
     assert not any(n.startswith("data/") for n in names)
+
+
+def test_only_the_run_whose_config_changed_is_stale(tmp_path):
+    for rel in ["models", "data/results"]:
+        shutil.copytree(ROOT / rel, tmp_path / rel, ignore=shutil.ignore_patterns("__pycache__"))
+    exp_path = tmp_path / "models" / "experiments.json"
+    exp = json.loads(exp_path.read_text(encoding="utf-8"))
+    exp["runs"]["c4_layernorm"]["lr"] = 1e-3
+    exp_path.write_text(json.dumps(exp), encoding="utf-8")
+    assert stale(tmp_path) == {"data/results/c4_layernorm.json": "code or config changed"}
+    (tmp_path / "models" / "model.py").write_text("# edited\n" + (ROOT / "models" / "model.py").read_text("utf-8"))
+    assert len(stale(tmp_path)) == len(exp["runs"])  # the model code changed: every run, not the benchmark
