@@ -82,7 +82,7 @@ def run_one(root: Path, name: str, cfg: TrainConfig, out_dir: Path, quick: bool 
         cfg = quick_config(cfg)
     result = train(name, cfg, progress=progress)
     result = {"hash": run_hash(root, cfg), "quick": quick, "provenance": provenance(root, "cpu", cfg.seed), **result}
-    write_atomic(out_dir / f"{name}.json", json.dumps(result, indent=1) + "\n")
+    write_atomic(out_dir / f"{name}.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     return result
 
 

@@ -41,3 +41,20 @@ def test_quick_bench_has_result_schema(tmp_path):
     assert set(r.ops) == {"layernorm", "rmsnorm", "rmsnorm_manual", "rmsnorm_zero_centered"}
     assert all(0 < o.min_ms <= o.median_ms <= o.max_ms for o in r.ops.values())
     assert r.plain_copy.bytes_moved == 2 * 2 * 8 * 64 * 4
+
+
+def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path):
+    from course.measured import add_run
+    from course.registry import Registry
+    from models.train import train
+    cfg = quick_config(experiments(ROOT).config("c4_baseline")).model_copy(
+        update={"lr": 1e6, "grad_clip": 1e9, "weight_decay": 0.0, "warmup_steps": 0})
+    r = train("blows_up", cfg, progress=False)
+    m = r["metrics"]
+    assert m["diverged"] and m["final_val_loss"] is None and m["last_finite_loss"] is not None
+    assert m["diverged_step"] == m["steps_done"] + 1
+    text = json.dumps({"hash": "x", "quick": True, "provenance": provenance(ROOT, "cpu", cfg.seed), **r},
+                      allow_nan=False)  # JSON without NaN: non-finite values are recorded as null
+    reg = Registry()
+    add_run(reg, "blows_up", RunResult.model_validate_json(text))
+    assert reg["run.blows_up.final_val_loss"].text["en"] == f"diverged (step {m['diverged_step']})"
