@@ -46,9 +46,7 @@ class Corpus:
         return len(self.chars)
 
     def encode(self, text: str) -> torch.Tensor:
-        index = {c: i for i, c in enumerate(self.chars)}
-        unk = len(self.chars) - 1
-        return torch.tensor([index.get(c, unk) for c in text], dtype=torch.long)
+        return encode(text, self.chars)
 
     def decode(self, ids) -> str:
         return "".join(self.chars[i] for i in ids)
@@ -73,6 +71,13 @@ class Corpus:
         return [self.batch("val", batch_size, block_size, g) for _ in range(n)]
 
 
+def encode(text: str, chars: list[str]) -> torch.Tensor:
+    """Character ids; a character outside `chars` gets the last id, UNK's."""
+    index = {c: i for i, c in enumerate(chars)}
+    unk = len(chars) - 1
+    return torch.tensor([index.get(c, unk) for c in text], dtype=torch.long)
+
+
 @lru_cache(maxsize=4)
 def load_corpus(vocab_top: int = 2000) -> Corpus:
     raw = corpus_path().read_bytes()
@@ -83,7 +88,5 @@ def load_corpus(vocab_top: int = 2000) -> Corpus:
     counts.pop("\n", None)
     top = [c for c, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:vocab_top - 1]]
     chars = ["\n"] + top + [UNK]
-    c = Corpus(chars=chars, train=torch.empty(0, dtype=torch.long), val=torch.empty(0, dtype=torch.long),
-               source_sha256=hashlib.sha256(raw).hexdigest())
-    ids = c.encode(text)
-    return Corpus(chars=chars, train=ids[:split], val=ids[split:], source_sha256=c.source_sha256)
+    ids = encode(text, chars)
+    return Corpus(chars=chars, train=ids[:split], val=ids[split:], source_sha256=hashlib.sha256(raw).hexdigest())
