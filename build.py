@@ -47,18 +47,41 @@ def run_validate(args) -> str:
     return f"{len(inputs.frontier.models)} frontier models, {len(inputs.citations.numbers)} cited numbers"
 
 
+def run_measurements(args) -> str:
+    from models.measure import refresh
+    return refresh(ROOT, force=bool({"measurements", "all"} & set(args.rerun)))
+
+
 def run_numbers(args) -> str:
+    from course.claims import check_claims
     from course.numbers import build_registry
     from course.registry import changes
     from course.schema import load_inputs
     reg = build_registry(load_inputs(ROOT))
+    claims = check_claims(reg)  # a reading note our results no longer support stops the build here
     old = json.loads(REGISTRY.read_text(encoding="utf-8")) if REGISTRY.exists() else {}
     new = reg.to_json()
     reg.write(REGISTRY)
     diff = changes(old, new) if old else []
     for line in diff:
         print(f"    changed  {line}")
-    return f"{len(new)} numbers" + (f", {len(diff)} changed since the previous build" if old else " (first build)")
+    return (f"{len(new)} numbers, {claims} claims hold"
+            + (f", {len(diff)} changed since the previous build" if old else " (first build)"))
+
+
+def run_figures(args) -> str:
+    from course.figures import write_figures
+    return f"{len(write_figures(ROOT))} figures"
+
+
+def figure_outputs() -> list[Path]:
+    from course.figures import FIGURES
+    return [ROOT / "figures" / f"{name}.json" for name in FIGURES]
+
+
+def measurement_outputs() -> list[Path]:
+    from models.measure import expected_outputs
+    return expected_outputs(ROOT)
 
 
 def run_notebooks(args) -> str:
@@ -68,9 +91,14 @@ def run_notebooks(args) -> str:
 
 STAGES = [
     Stage("validate", lambda: files("data/*.json", "models/experiments.json", "course/schema.py"), run_validate),
-    Stage("numbers", lambda: files("data/*.json", "models/experiments.json", "course/*.py"), run_numbers,
-          lambda: [REGISTRY]),
-    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/*.py") + [REGISTRY], run_notebooks,
+    # inputs of the runs only: a data file the small model does not read never retrains it
+    Stage("measurements", lambda: files("models/*.py", "models/experiments.json"), run_measurements,
+          measurement_outputs),
+    Stage("numbers", lambda: files("data/*.json", "data/results/*.json", "models/experiments.json", "course/*.py"),
+          run_numbers, lambda: [REGISTRY]),
+    Stage("figures", lambda: files("data/results/*.json", "course/figures.py", "course/measured.py",
+                                   "course/registry.py", "course/schema.py"), run_figures, figure_outputs),
+    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/notebook.py") + [REGISTRY], run_notebooks,
           lambda: [BUILD / "notebooks" / p.relative_to(ROOT / "docs") for p in files("docs/**/*.ipynb")]),
 ]
 

@@ -7,6 +7,7 @@ Measured numbers join from the results of the small model's runs (course/measure
 from __future__ import annotations
 
 from course import formulas as f
+from course.measured import add_measured
 from course.registry import Cited, Computed, Registry, fixed, integer, percent, scientific, vector
 from course.schema import Inputs
 
@@ -263,4 +264,5 @@ def build_registry(inputs: Inputs) -> Registry:
     add_decoder_layer(reg, inputs)
     add_simulator(reg)
     add_citations(reg, inputs)
+    add_measured(reg)
     return reg

@@ -278,6 +278,112 @@ class Experiments(Strict):
 
 
 
+# ---------------------------------------------------------------- data/results/*.json (written by models/measure.py)
+
+class ResultProvenance(Strict):
+    device: str
+    device_name: str
+    torch: str
+    python: str
+    threads: PositiveInt
+    seed: Optional[int]
+    date: str
+    commit: str
+
+
+class CorpusStats(Strict):
+    vocab_size: PositiveInt
+    train_chars: PositiveInt
+    val_chars: PositiveInt
+    unigram_floor: PositiveFloat
+    source_sha256: str
+
+
+class Curves(Strict):
+    step: list[int]
+    train_loss: list[float]
+    lr: list[float]
+    grad_norm: list[float]
+
+
+class ValCurve(Strict):
+    step: list[int]
+    loss: list[Optional[float]]
+
+
+class Probe(Strict):
+    """Measured on one fixed batch: gradient norm of each block, residual-stream RMS after the embeddings
+    and after each block."""
+    block_grad_norm: list[Optional[float]]
+    stream_rms: list[Optional[float]]
+    loss: Optional[float]
+    val_batch_losses: list[Optional[float]] = []
+
+
+class RunMetrics(Strict):
+    final_val_loss: Optional[float]
+    min_val_loss: Optional[float]
+    final_train_loss: Optional[float]
+    steps_done: int
+    diverged: bool
+    diverged_step: Optional[int]
+    last_finite_loss: Optional[float]
+
+
+class Timing(Strict):
+    wall_s: float
+    tokens_per_s: float
+
+
+class RunResult(Strict):
+    hash: str
+    quick: bool
+    provenance: ResultProvenance
+    run: str
+    config: TrainConfig
+    corpus: CorpusStats
+    parameters: PositiveInt
+    curves: Curves
+    val: ValCurve
+    init: Probe
+    end: Probe
+    metrics: RunMetrics
+    timing: Timing
+
+
+class OpTiming(Strict):
+    median_ms: float
+    min_ms: float
+    max_ms: float
+    q1_ms: float
+    q3_ms: float
+    iqr_ms: float
+    bytes_moved: int
+    gbps: float
+    fraction_of_copy_gbps: Optional[float] = None
+
+
+class CompileOutcome(Strict):
+    ok: bool
+    compile_s: float
+    error: Optional[str] = None
+
+
+class BenchResult(Strict):
+    hash: str
+    provenance: ResultProvenance
+    device: str
+    device_name: str
+    shape: list[PositiveInt]
+    dtype: str
+    reps: PositiveInt
+    warmup: int
+    threads: PositiveInt
+    ops: dict[str, OpTiming]
+    plain_copy: OpTiming
+    compiled: dict[str, CompileOutcome]
+
+
 # ---------------------------------------------------------------- data/evolution.json (the chapter table)
 
 class Bilingual(Strict):

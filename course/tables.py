@@ -61,7 +61,25 @@ def references(lang: str, expand: Callable[[str], str]) -> str:
     return f'<ol class="references" data-table="references">{"".join(items)}</ol>'
 
 
-TABLES = {"evolution": evolution, "numbers": numbers_appendix, "references": references}
+def measured_notes(lang: str, expand: Callable[[str], str]) -> str:
+    """The reading notes of the measured section: where the numbers came from, then each claim the build
+    has checked against the results (course/claims.py), then every device the micro-benchmark ran on."""
+    from course.claims import load_claims
+    from course.measured import load_benches
+    c = load_claims()
+    items = "".join(f'<li data-claim="{html.escape(x.id)}">{expand(getattr(x, lang))}</li>' for x in c.claims)
+    benches = [f"<li>{expand(f'<!-- n:bench.{d}.device_name -->')}, {expand(f'<!-- n:bench.{d}.date -->')}, "
+               + ("提交 " if lang == "zh" else "commit ") + expand(f"<!-- n:bench.{d}.commit -->") + "</li>"
+               for d in load_benches()]
+    bench_head = "微基准测得于:" if lang == "zh" else "The micro-benchmark was measured on:"
+    return (f'<div class="measured-notes" data-table="measured-notes">'
+            f'<p class="measured-meta">{expand(getattr(c.provenance, lang))}</p>'
+            f'<ul class="measured-claims">{items}</ul>'
+            f'<p class="measured-bench">{bench_head}</p><ul>{"".join(benches)}</ul></div>')
+
+
+TABLES = {"evolution": evolution, "numbers": numbers_appendix, "references": references,
+          "measured-notes": measured_notes}
 
 
 def render(name: str, lang: str, expand: Callable[[str], str]) -> str:

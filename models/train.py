@@ -1,0 +1,147 @@
+"""One training run of the small model: AdamW, warmup then cosine, gradient clipping, a log of everything.
+
+`train(name, config)` returns the run's result as a plain dict (the schema is `RunResult` in
+course/schema.py); models/measure.py decides which runs are stale and writes the files.
+Everything the result holds except its `timing` block and its date is a pure function of the code,
+the config and the corpus: a rerun on the same machine gives the same bytes.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import torch
+from tqdm import tqdm
+
+from course.schema import TrainConfig
+from models.corpus import load_corpus
+from models.model import GPT, GPTConfig
+
+MIN_LR_FRACTION = 0.1   # cosine decays to lr/10, as nanoGPT does
+
+
+def lr_at(step: int, cfg: TrainConfig) -> float:
+    """Learning rate for update `step` (0-based): linear warmup to lr, then cosine to lr/10."""
+    if step < cfg.warmup_steps:
+        return cfg.lr * (step + 1) / cfg.warmup_steps
+    progress = (step - cfg.warmup_steps) / max(1, cfg.max_steps - cfg.warmup_steps)
+    min_lr = cfg.lr * MIN_LR_FRACTION
+    return min_lr + 0.5 * (1 + math.cos(math.pi * progress)) * (cfg.lr - min_lr)
+
+
+def quick_config(cfg: TrainConfig) -> TrainConfig:
+    """The tests' version of a run: same model and schedule shape, a few small steps."""
+    return cfg.model_copy(update={"max_steps": 6, "warmup_steps": min(cfg.warmup_steps, 2), "eval_every": 3,
+                                  "eval_batches": 2, "batch_size": 4})
+
+
+def model_config(cfg: TrainConfig, vocab_size: int) -> GPTConfig:
+    return GPTConfig(vocab_size=vocab_size, block_size=cfg.block_size, n_layer=cfg.n_layer, n_head=cfg.n_head,
+                     d_model=cfg.d_model, norm_type=cfg.norm_type, norm_placement=cfg.norm_placement,
+                     norm_eps=cfg.norm_eps, init_std=cfg.init_std)
+
+
+def finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None  # JSON has no NaN: a non-finite value is recorded as null
+
+
+@torch.no_grad()
+def batch_losses(model: GPT, batches) -> list[float]:
+    model.eval()
+    losses = [model(x, y)[1].item() for x, y in batches]
+    model.train()
+    return losses
+
+
+def evaluate(model: GPT, batches) -> float:
+    return sum(batch_losses(model, batches)) / len(batches)
+
+
+def probe(model: GPT, batch) -> dict:
+    """Per-block gradient norm and the residual stream's RMS per layer on one fixed batch.
+    Leaves no gradient behind, so it can run before the first update and after the last."""
+    x, y = batch
+    model.zero_grad(set_to_none=True)
+    stream: list[float] = []
+    _, loss = model(x, y, stream=stream)
+    loss.backward()
+    grads = [math.sqrt(sum(float(p.grad.pow(2).sum()) for p in b.parameters() if p.grad is not None))
+             for b in model.blocks]
+    model.zero_grad(set_to_none=True)
+    return {"block_grad_norm": [finite(g) for g in grads], "stream_rms": [finite(s) for s in stream],
+            "loss": finite(loss.item())}
+
+
+def train(name: str, cfg: TrainConfig, progress: bool = True) -> dict:
+    corpus = load_corpus(cfg.vocab_top)
+    torch.manual_seed(cfg.seed)
+    model = GPT(model_config(cfg, corpus.vocab_size))
+    opt = model.configure_optimizers(cfg.lr, cfg.weight_decay, (cfg.beta1, cfg.beta2))
+    val_batches = corpus.val_batches(cfg.eval_batches, cfg.batch_size, cfg.block_size)
+    probe_batch = val_batches[0]
+    data_rng = torch.Generator().manual_seed(cfg.seed)
+
+    curves = {"step": [], "train_loss": [], "lr": [], "grad_norm": []}
+    val = {"step": [], "loss": []}
+    diverged, diverged_step, last_finite = False, None, None
+    init = probe(model, probe_batch)
+    val["step"].append(0)
+    val["loss"].append(evaluate(model, val_batches))
+
+    t0 = time.perf_counter()
+    bar = tqdm(range(cfg.max_steps), desc=f"{name:<28}", unit="step", disable=not progress, leave=True)
+    steps_done = 0
+    for step in bar:
+        lr = lr_at(step, cfg)
+        for group in opt.param_groups:
+            group["lr"] = lr
+        x, y = corpus.batch("train", cfg.batch_size, cfg.block_size, data_rng)
+        _, loss = model(x, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        grad_norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip))
+        loss_value = loss.item()
+        if not (math.isfinite(loss_value) and math.isfinite(grad_norm)):
+            # a diverged run stops here and keeps its log; the other runs go on
+            diverged, diverged_step = True, step + 1
+            break
+        opt.step()
+        steps_done = step + 1
+        last_finite = loss_value
+        curves["step"].append(steps_done)
+        curves["train_loss"].append(loss_value)
+        curves["lr"].append(lr)
+        curves["grad_norm"].append(grad_norm)
+        if steps_done % cfg.eval_every == 0 or steps_done == cfg.max_steps:
+            val["step"].append(steps_done)
+            val["loss"].append(finite(evaluate(model, val_batches)))
+            bar.set_postfix(val=f"{val['loss'][-1]:.3f}" if val["loss"][-1] is not None else "nan")
+    wall = time.perf_counter() - t0
+    bar.close()
+
+    end = probe(model, probe_batch)
+    # the spread of the final loss over the fixed validation batches: how precisely one number estimates it
+    end["val_batch_losses"] = [finite(v) for v in batch_losses(model, val_batches)]
+    tail = curves["train_loss"][-20:]
+    metrics = {
+        "final_val_loss": None if diverged else val["loss"][-1],
+        "min_val_loss": min((v for v in val["loss"] if v is not None), default=None),
+        "final_train_loss": sum(tail) / len(tail) if tail else None,  # mean of the last 20 steps
+        "steps_done": steps_done,
+        "diverged": diverged,
+        "diverged_step": diverged_step,
+        "last_finite_loss": last_finite,
+    }
+    return {
+        "run": name,
+        "config": cfg.model_dump(),
+        "corpus": {"vocab_size": corpus.vocab_size, "train_chars": len(corpus.train), "val_chars": len(corpus.val),
+                   "unigram_floor": corpus.unigram_floor(), "source_sha256": corpus.source_sha256},
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "curves": curves,
+        "val": val,
+        "init": init,
+        "end": end,
+        "metrics": metrics,
+        "timing": {"wall_s": wall, "tokens_per_s": steps_done * cfg.batch_size * cfg.block_size / wall if wall else 0.0},
+    }
