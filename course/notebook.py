@@ -19,7 +19,7 @@ def show(fig) -> None:
     text/html part, a div that docs/assets/js/figures.js draws with the page's palette."""
     from IPython.display import display
     spec = json.loads(fig.to_json())
-    div = (f'<div class="plotly-figure" role="img" aria-label="{html.escape(spec["layout"].get("title", {}).get("text", ""))}" '
+    div = (f'<div class="plotly-figure" role="figure" aria-label="{html.escape(spec["layout"].get("title", {}).get("text", ""))}" '
            f'data-inline="{html.escape(json.dumps(spec), quote=True)}"></div>')
     display({"application/vnd.plotly.v1+json": spec, "text/html": div}, raw=True)
 

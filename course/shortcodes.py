@@ -12,6 +12,7 @@ COURSE_DRAFT=1 to see unknown keys as ⟨key?⟩ instead; `build.py` and the tes
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 from pathlib import Path
@@ -62,9 +63,14 @@ def number_html(key: str, mode: str | None, lang: str) -> str:
 
 
 def figure_html(name: str, lang: str) -> str:
-    if not (FIGURES / f"{name}.json").exists():
+    """The figure's root, with its text alternative already in the HTML (readable without JavaScript).
+    role=figure, not img: the drawn chart holds controls (legend, menus) a reader can operate."""
+    path = FIGURES / f"{name}.json"
+    if not path.exists():
         raise ShortcodeError(f"figure {name!r} has no figures/{name}.json (is the figures stage run?)")
-    return f'<div class="plotly-figure" data-figure="{name}" data-lang="{lang}" role="img"></div>'
+    alt = json.loads(path.read_text(encoding="utf-8"))[lang].get("alt", "")
+    return (f'<div class="plotly-figure" data-figure="{name}" data-lang="{lang}" role="figure" '
+            f'aria-label="{html.escape(alt, quote=True)}"></div>')
 
 
 def expand(markdown: str, lang: str, where: str) -> str:
