@@ -19,7 +19,10 @@ def registry_numbers() -> dict:
 
 def typed_forms(text: str) -> set[str]:
     """What a hand-typed copy of a registry text would look like: each number of 3+ digits or with a
-    decimal point, with and without thousands separators, and scientific forms with either minus."""
+    decimal point, with and without thousands separators, and scientific forms with either minus.
+    A date is only itself (its year alone is no registry number)."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return {text}
     forms = set()
     for tok in re.findall(r"\d[\d,]*(?:\.\d+)?", text):
         digits = tok.replace(",", "").replace(".", "")
@@ -40,20 +43,33 @@ def prose_text(path: Path) -> str:
     if path.suffix == ".ipynb":  # a notebook's prose is its Markdown cells; its code computes
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    if path.suffix == ".json":  # a data table's prose is its zh/en strings; claim checks are code
+        found = []
+
+        def walk(node):
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    found.append(v) if k in ("zh", "en") and isinstance(v, str) else walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+        walk(json.loads(path.read_text(encoding="utf-8")))
+        return "\n".join(found)
     return path.read_text(encoding="utf-8")
 
 
 def test_no_registry_number_typed_into_a_page(site_dir):
-    forms = {}
+    forms = {}  # form -> (key, whether the registry shows it as a percentage)
     for key, n in registry_numbers().items():
         for lang_text in n["text"].values():
             for form in typed_forms(lang_text):
-                forms.setdefault(form, key)
+                forms.setdefault(form, (key, f"{form}%" in lang_text))
     hits = []
     for path in prose_sources():
         text = URL.sub(" ", SHORTCODE.sub(" ", prose_text(path)))
-        for form, key in forms.items():
-            pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)"
+        for form, (key, percent) in forms.items():
+            # "100%" is not the number 100: a percent sign after it makes it another quantity
+            pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d{'' if percent else '|%'})"
             for m in re.finditer(pat, text):
                 line = text.count("\n", 0, m.start()) + 1
                 hits.append(f"{path.relative_to(ROOT)}:{line}: {form!r} is registry number {key}")
@@ -64,6 +80,7 @@ def test_typed_number_detector_catches_hand_typed_numbers():
     assert "660,480" in typed_forms("660,480") and "660480" in typed_forms("660,480")
     assert "71.55" in typed_forms("71.55") and "1e-6" in typed_forms("1e\u22126")
     assert typed_forms("4") == set()
+    assert typed_forms("2026-11-30") == {"2026-11-30"}
 
 
 def test_strict_build_has_no_warnings():

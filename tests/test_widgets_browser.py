@@ -118,8 +118,12 @@ def test_ln_rms_playground(open_page, reg, lang):
 @pytest.mark.parametrize("mode", ["naive", "improved"])
 def test_batchnorm_demo(open_page, lang, mode):
     v = open_page(PATHS[lang])
-    if mode == "improved":  # the improved plan sits in the lesson's second tab
-        v.page.locator(".tabbed-labels label").nth(1).click()
+    if mode == "improved":  # the improved plan sits in one of the lesson's tabs: open that tab
+        tab = v.page.evaluate("""() => {
+            const block = document.querySelector('[data-widget="batchnorm-demo"][data-mode="improved"]')
+                                  .closest('.tabbed-block');
+            return [...block.parentElement.children].indexOf(block); }""")
+        v.page.locator(".tabbed-labels label").nth(tab).click()
     w = root(v.page, "batchnorm-demo", mode)
     labels_in_language(w, lang)
     assert ("by hand for teaching" if lang == "en" else "为教学手工编的数据") in w.inner_text()
