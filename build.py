@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the course: validate → measurements → numbers → figures → site.
+"""Build the course: validate → measurements → numbers → figures → notebooks → site.
 
 Each stage reruns only when the hash of its inputs (code and data) changed since it last succeeded;
 every output is written atomically, so a failed build leaves the previous site, figures and results
