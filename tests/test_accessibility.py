@@ -36,3 +36,22 @@ def test_no_serious_accessibility_violations(site_dir, open_page, scheme):
         v.check_clean()
         v.page.close()
     assert failures == {}, "\n".join(f"{p}: {d}" for p, d in failures.items())
+
+
+def test_every_figure_has_a_text_alternative_in_its_language(site_dir):
+    import re
+    for page in site_dir.rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        for m in re.finditer(r'<div class="plotly-figure"[^>]*>', html):
+            tag = m.group(0)
+            label = re.search(r'aria-label="([^"]*)"', tag)
+            assert label and len(label.group(1)) > 20, f"{page}: {tag[:120]}"
+            if 'data-lang="en"' in tag:
+                assert not re.search(r"[\u4e00-\u9fff]", label.group(1)), f"{page}: Chinese alt on an English page"
+
+
+def test_plotly_js_is_served_once_and_never_inlined(site_dir):
+    copies = [p for p in site_dir.rglob("*.js") if "plotly" in p.name]
+    assert [p.relative_to(site_dir).as_posix() for p in copies] == ["assets/vendor/plotly.min.js"]
+    for page in site_dir.rglob("*.html"):
+        assert page.stat().st_size < 1_000_000 or "plotly.js v" not in page.read_text(encoding="utf-8"), page
