@@ -172,17 +172,27 @@ def vision_tower_params(depth: int, hidden: int, inter: int, in_channels: int, p
     return patch_embed + pos + depth * block + merger
 
 
+def anchor_layer_parts(text) -> dict[str, int]:
+    """Parameters of one decoder layer's parts (per layer, not summed over layers), from text_config."""
+    d = text.hidden_size
+    return {
+        "norm": d,  # one gain vector
+        "full_attention": full_attention_params(d, text.num_attention_heads, text.num_key_value_heads,
+                                                text.head_dim, text.attn_output_gate),
+        "gated_deltanet": gated_deltanet_params(d, text.linear_num_key_heads, text.linear_num_value_heads,
+                                                text.linear_key_head_dim, text.linear_value_head_dim,
+                                                text.linear_conv_kernel_dim),
+        "ffn": swiglu_ffn_params(d, text.intermediate_size),
+    }
+
+
 def anchor_ledger(text, vision) -> dict[str, int]:
     """Parameters of the anchor component by component, from its config (text_config, vision_config)."""
     d = text.hidden_size
     n_full = sum(t == "full_attention" for t in text.layer_types)
     n_linear = sum(t == "linear_attention" for t in text.layer_types)
-    attn = full_attention_params(d, text.num_attention_heads, text.num_key_value_heads, text.head_dim,
-                                 text.attn_output_gate)
-    gdn = gated_deltanet_params(d, text.linear_num_key_heads, text.linear_num_value_heads,
-                                text.linear_key_head_dim, text.linear_value_head_dim,
-                                text.linear_conv_kernel_dim)
-    ffn = swiglu_ffn_params(d, text.intermediate_size)
+    layer = anchor_layer_parts(text)
+    attn, gdn, ffn = layer["full_attention"], layer["gated_deltanet"], layer["ffn"]
     embed = text.vocab_size * d
     # MTP: fc from [embedding; hidden] (2d) to d, three norms (one per input, one final),
     # and one full-attention decoder layer with its two norms and its FFN.

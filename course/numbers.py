@@ -200,19 +200,9 @@ def add_project(reg: Registry, inputs: Inputs) -> None:
 
 def add_decoder_layer(reg: Registry, inputs: Inputs) -> None:
     """One decoder layer's parts, for the decoder-flow widget: parameters per layer, not summed over layers."""
-    t = inputs.anchor.config.text_config
-    d = t.hidden_size
-    parts = {
-        "norm": (d, "hidden_size (one gain vector)"),
-        "full_attention": (f.full_attention_params(d, t.num_attention_heads, t.num_key_value_heads, t.head_dim,
-                                                   t.attn_output_gate), "full_attention_params()"),
-        "gated_deltanet": (f.gated_deltanet_params(d, t.linear_num_key_heads, t.linear_num_value_heads,
-                                                   t.linear_key_head_dim, t.linear_value_head_dim,
-                                                   t.linear_conv_kernel_dim), "gated_deltanet_params()"),
-        "ffn": (f.swiglu_ffn_params(d, t.intermediate_size), "swiglu_ffn_params(hidden_size, intermediate_size)"),
-    }
-    for part, (n, formula) in parts.items():
-        reg.add(f"anchor.layer.{part}_params", n, integer(n), computed(formula, ANCHOR, FORMULAS))
+    for part, n in f.anchor_layer_parts(inputs.anchor.config.text_config).items():
+        reg.add(f"anchor.layer.{part}_params", n, integer(n),
+                computed(f"anchor_layer_parts()['{part}']", ANCHOR, FORMULAS))
 
 
 TWINS = "course/twins.py"
