@@ -417,6 +417,56 @@ class EvolutionTable(Strict):
         return self
 
 
+# ---------------------------------------------------------------- data/teaching-vectors.json (the BatchNorm widget)
+
+class TeachingToken(Strict):
+    gloss: str
+    vector: list[float]
+
+
+class TeachingPad(Strict):
+    token: str
+    vector: list[float]
+
+
+class TeachingExample(Strict):
+    tokens: list[str]
+    text: Bilingual
+
+
+class TeachingCompanion(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    tokens: list[str] = Field(min_length=1)
+    pad_to_example: bool
+    label: Bilingual
+
+
+class TeachingVectors(Strict):
+    about: str
+    dims: int = Field(gt=0)
+    batchnorm_eps: float = Field(gt=0)
+    batchnorm_eps_source: str
+    focus: str
+    focus_gloss: str
+    pad: TeachingPad
+    tokens: dict[str, TeachingToken]
+    example: TeachingExample
+    companions: list[TeachingCompanion]
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        for name, tok in list(self.tokens.items()) + [(self.pad.token, self.pad)]:
+            if len(tok.vector) != self.dims:
+                raise ValueError(f"token {name!r} has {len(tok.vector)} numbers, expected dims = {self.dims}")
+        for where, toks in [("example", self.example.tokens)] + [(c.id, c.tokens) for c in self.companions]:
+            unknown = [t for t in toks if t not in self.tokens]
+            if unknown:
+                raise ValueError(f"{where}: tokens {unknown} have no vector in tokens")
+        if self.focus not in self.example.tokens:
+            raise ValueError(f"focus {self.focus!r} is not a token of the example sentence")
+        return self
+
+
 # ---------------------------------------------------------------- all inputs together
 
 class Inputs(BaseModel):
@@ -425,6 +475,7 @@ class Inputs(BaseModel):
     citations: Citations
     experiments: Experiments
     evolution: EvolutionTable
+    teaching: TeachingVectors
 
 
 def load_inputs(root: Path) -> Inputs:
@@ -435,4 +486,5 @@ def load_inputs(root: Path) -> Inputs:
         citations=load(root / "data/citations.json", Citations),
         experiments=load(root / "models/experiments.json", Experiments),
         evolution=load(root / "data/evolution.json", EvolutionTable),
+        teaching=load(root / "data/teaching-vectors.json", TeachingVectors),
     )

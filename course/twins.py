@@ -11,14 +11,12 @@ tests/test_widgets_*.py compare the two implementations at several settings.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
 from course import formulas as f
+from course.schema import TeachingVectors, load
 
 ROOT = Path(__file__).resolve().parent.parent
 TEACHING_VECTORS = "data/teaching-vectors.json"
@@ -162,67 +160,7 @@ def batchnorm(batch: list[list[float]], eps: float) -> list[list[float]]:
     return out
 
 
-class _Bi(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    zh: str
-    en: str
-
-
-class _Token(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    gloss: str
-    vector: list[float]
-
-
-class _Pad(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    token: str
-    vector: list[float]
-
-
-class _Example(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    tokens: list[str]
-    text: _Bi
-
-
-class _Companion(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
-    tokens: list[str] = Field(min_length=1)
-    pad_to_example: bool
-    label: _Bi
-
-
-class TeachingVectors(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    about: str
-    dims: int = Field(gt=0)
-    batchnorm_eps: float = Field(gt=0)
-    batchnorm_eps_source: str
-    focus: str
-    focus_gloss: str
-    pad: _Pad
-    tokens: dict[str, _Token]
-    example: _Example
-    companions: list[_Companion]
-
-    @model_validator(mode="after")
-    def _consistent(self):
-        for name, tok in list(self.tokens.items()) + [(self.pad.token, self.pad)]:
-            if len(tok.vector) != self.dims:
-                raise ValueError(f"token {name!r} has {len(tok.vector)} numbers, expected dims = {self.dims}")
-        for where, toks in [("example", self.example.tokens)] + [(c.id, c.tokens) for c in self.companions]:
-            unknown = [t for t in toks if t not in self.tokens]
-            if unknown:
-                raise ValueError(f"{where}: tokens {unknown} have no vector in tokens")
-        if self.focus not in self.example.tokens:
-            raise ValueError(f"focus {self.focus!r} is not a token of the example sentence")
-        return self
-
-
 def teaching_vectors(root: Path = ROOT) -> TeachingVectors:
-    from course.schema import load
     return load(root / TEACHING_VECTORS, TeachingVectors)
 
 
