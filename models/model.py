@@ -1,15 +1,20 @@
 """The project's small model: a character-level decoder, in one file (after nanoGPT's model.py).
 
-Causal self-attention, a SwiGLU FFN, learned positions, tied embeddings. The two things the
-normalization lesson varies are switches of the config: which norm (zero-centered RMSNorm as the
-anchor uses it, standard RMSNorm, LayerNorm) and where it sits (`pre`: at each sublayer's entry plus
-a final norm; `post`: after each residual add, as in the 2017 Transformer).
+Causal self-attention, a SwiGLU FFN, learned positions, tied embeddings. Every part chapter C4 varies
+is a switch of the config, off by default so the baseline stays the baseline:
+
+    norm_type, norm_placement   which norm, and where (lesson 3)
+    decay_gains                 weight decay on the norm gains too (lesson 3)
+    ffn_type, ffn_ratio         SwiGLU or a two-matrix GELU FFN, and its width (lesson 1)
+    residual, scale_proj_init   x + F(x) or F(x) alone; the 1/√(2·n_layer) write-back init (lesson 2)
+    attn_output_gate            a sigmoid gate on the attention output (lesson 4)
+    swiglu_limit                a clamp on SwiGLU's two branches (lesson 4)
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Optional
 
 import torch
 import torch.nn as nn
@@ -27,11 +32,21 @@ class GPTConfig:
     norm_placement: Literal["pre", "post"] = "pre"
     norm_eps: float = 1e-5
     init_std: float = 0.02
+    ffn_type: Literal["swiglu", "gelu"] = "swiglu"
+    ffn_ratio: Optional[float] = None   # d_ff / d; None: the width at the parameters of a 4d two-matrix FFN
+    ffn_multiple_of: int = 8            # d_ff is rounded up to a multiple of this (Meta's `multiple_of` rule)
+    residual: bool = True
+    scale_proj_init: bool = True
+    attn_output_gate: bool = False
+    swiglu_limit: Optional[float] = None
+    decay_gains: bool = False
 
     @property
     def ffn_hidden(self) -> int:
-        # SwiGLU's three matrices at the parameter count of a 4d two-matrix FFN: 8d/3, rounded up to 64
-        return 64 * math.ceil(8 * self.d_model / 3 / 64)
+        # A two-matrix FFN of width 4d has 8d² parameters; SwiGLU's three matrices reach that at 8d/3.
+        ratio = self.ffn_ratio or (8 / 3 if self.ffn_type == "swiglu" else 4.0)
+        m = self.ffn_multiple_of
+        return m * math.ceil(ratio * self.d_model / m)
 
 
 # ---------------------------------------------------------------- the three norms
@@ -44,8 +59,11 @@ class ZeroCenteredRMSNorm(nn.Module):
         self.eps = eps
         self.weight = nn.Parameter(torch.zeros(d))
 
+    def gain(self):
+        return 1 + self.weight
+
     def forward(self, x):
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * (1 + self.weight)
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.gain()
 
 
 class RMSNorm(nn.Module):
@@ -56,8 +74,11 @@ class RMSNorm(nn.Module):
         self.eps = eps
         self.weight = nn.Parameter(torch.ones(d))
 
+    def gain(self):
+        return self.weight
+
     def forward(self, x):
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.gain()
 
 
 class LayerNorm(nn.Module):
@@ -69,10 +90,13 @@ class LayerNorm(nn.Module):
         self.weight = nn.Parameter(torch.ones(d))
         self.bias = nn.Parameter(torch.zeros(d))
 
+    def gain(self):
+        return self.weight
+
     def forward(self, x):
         mu = x.mean(-1, keepdim=True)
         var = (x - mu).pow(2).mean(-1, keepdim=True)
-        return (x - mu) * torch.rsqrt(var + self.eps) * self.weight + self.bias
+        return (x - mu) * torch.rsqrt(var + self.eps) * self.gain() + self.bias
 
 
 NORMS = {"zero_centered_rms": ZeroCenteredRMSNorm, "rms": RMSNorm, "layernorm": LayerNorm}
@@ -89,42 +113,82 @@ class CausalSelfAttention(nn.Module):
         super().__init__()
         self.n_head = config.n_head
         self.c_attn = nn.Linear(config.d_model, 3 * config.d_model, bias=False)  # q, k, v in one matrix
+        # Y = Attention(x) ⊙ σ(x W_g): one gate per head dimension, computed from the sublayer's input
+        self.c_gate = nn.Linear(config.d_model, config.d_model, bias=False) if config.attn_output_gate else None
         self.c_proj = nn.Linear(config.d_model, config.d_model, bias=False)      # writes to the stream
+
+    def heads(self, x):
+        B, T, C = x.shape
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        return (t.view(B, T, self.n_head, C // self.n_head).transpose(1, 2) for t in (q, k, v))
 
     def forward(self, x):
         B, T, C = x.shape
-        q, k, v = self.c_attn(x).split(C, dim=2)
-        q, k, v = (t.view(B, T, self.n_head, C // self.n_head).transpose(1, 2) for t in (q, k, v))
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        return self.c_proj(y.transpose(1, 2).contiguous().view(B, T, C))
+        q, k, v = self.heads(x)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).contiguous().view(B, T, C)
+        if self.c_gate is not None:
+            y = y * torch.sigmoid(self.c_gate(x))
+        return self.c_proj(y)
+
+    @torch.no_grad()
+    def attention_weights(self, x):
+        """The softmax weights (B, n_head, T, T) that forward's fused kernel computes without returning."""
+        q, k, _ = self.heads(x)
+        T = x.size(1)
+        scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+        causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
+        return scores.masked_fill(~causal, float("-inf")).softmax(-1)
 
 
 class SwiGLU(nn.Module):
-    """FFN(x) = W_down (SiLU(W_gate x) ⊙ W_up x) (Shazeer 2020)."""
+    """FFN(x) = W_down (SiLU(W_gate x) ⊙ W_up x) (Shazeer 2020). With `swiglu_limit` the gate's input is
+    clamped from above and the up branch to ±limit before they multiply, so the product stays bounded."""
 
     def __init__(self, config: GPTConfig):
         super().__init__()
+        self.limit = config.swiglu_limit
         self.c_gate = nn.Linear(config.d_model, config.ffn_hidden, bias=False)
         self.c_up = nn.Linear(config.d_model, config.ffn_hidden, bias=False)
         self.c_proj = nn.Linear(config.ffn_hidden, config.d_model, bias=False)  # writes to the stream
 
     def forward(self, x):
-        return self.c_proj(F.silu(self.c_gate(x)) * self.c_up(x))
+        gate, up = self.c_gate(x), self.c_up(x)
+        if self.limit is not None:
+            gate, up = gate.clamp(max=self.limit), up.clamp(-self.limit, self.limit)
+        return self.c_proj(F.silu(gate) * up)
+
+
+class MLP(nn.Module):
+    """FFN(x) = W_2 GELU(W_1 x): two matrices, as in GPT-2 (the 2017 Transformer used ReLU)."""
+
+    def __init__(self, config: GPTConfig):
+        super().__init__()
+        self.c_fc = nn.Linear(config.d_model, config.ffn_hidden, bias=False)
+        self.c_proj = nn.Linear(config.ffn_hidden, config.d_model, bias=False)  # writes to the stream
+
+    def forward(self, x):
+        return self.c_proj(F.gelu(self.c_fc(x)))
+
+
+FFNS = {"swiglu": SwiGLU, "gelu": MLP}
 
 
 class Block(nn.Module):
     def __init__(self, config: GPTConfig):
         super().__init__()
-        self.pre = config.norm_placement == "pre"
+        self.pre, self.residual = config.norm_placement == "pre", config.residual
         self.norm_1, self.attn = make_norm(config), CausalSelfAttention(config)
-        self.norm_2, self.mlp = make_norm(config), SwiGLU(config)
+        self.norm_2, self.mlp = make_norm(config), FFNS[config.ffn_type](config)
+
+    def add(self, x, fx):
+        return x + fx if self.residual else fx  # without the residual a sublayer replaces the stream
 
     def forward(self, x):
         if self.pre:   # x + F(Norm(x)): a pure-addition path from the embeddings to the top
-            x = x + self.attn(self.norm_1(x))
-            return x + self.mlp(self.norm_2(x))
-        x = self.norm_1(x + self.attn(x))  # Norm(x + F(x)): every path goes through a norm
-        return self.norm_2(x + self.mlp(x))
+            x = self.add(x, self.attn(self.norm_1(x)))
+            return self.add(x, self.mlp(self.norm_2(x)))
+        x = self.norm_1(self.add(x, self.attn(x)))  # Norm(x + F(x)): every path goes through a norm
+        return self.norm_2(self.add(x, self.mlp(x)))
 
 
 # ---------------------------------------------------------------- the model
@@ -143,17 +207,21 @@ class GPT(nn.Module):
         self.lm_head.weight = self.wte.weight  # tied: one matrix reads and writes characters
 
         self.apply(self._init_weights)
-        for name, p in self.named_parameters():
-            # 2·n_layer sublayers add to the residual stream; scaling their output projections by
-            # 1/√(2·n_layer) keeps the stream's variance at init independent of depth (GPT-2).
-            if name.endswith("c_proj.weight"):
-                nn.init.normal_(p, mean=0.0, std=config.init_std / math.sqrt(2 * config.n_layer))
+        if config.scale_proj_init:
+            for name, p in self.named_parameters():
+                # 2·n_layer sublayers add to the residual stream; scaling their output projections by
+                # 1/√(2·n_layer) keeps the stream's variance at init independent of depth (GPT-2).
+                if name.endswith("c_proj.weight"):
+                    nn.init.normal_(p, mean=0.0, std=config.init_std / math.sqrt(2 * config.n_layer))
 
     def _init_weights(self, module):
         if isinstance(module, (nn.Linear, nn.Embedding)):
             nn.init.normal_(module.weight, mean=0.0, std=self.config.init_std)
             if getattr(module, "bias", None) is not None:
                 nn.init.zeros_(module.bias)
+
+    def norms(self) -> dict[str, nn.Module]:
+        return {name: m for name, m in self.named_modules() if isinstance(m, tuple(NORMS.values()))}
 
     def forward(self, idx, targets=None, stream: list | None = None):
         """Logits, and the mean cross-entropy when targets are given. If `stream` is a list, the
@@ -172,9 +240,10 @@ class GPT(nn.Module):
         return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
 
     def configure_optimizers(self, lr: float, weight_decay: float, betas: tuple[float, float]):
-        # Matrices (and the embedding tables) decay; 1-d tensors (norm gains, biases) do not: decay
-        # would pull a standard gain toward 0. A zero-centered gain 1 + w is safe either way.
+        # Matrices (and the embedding tables) decay; 1-d tensors (norm gains, biases) do not, unless
+        # decay_gains: then the gains decay too, which pulls a plain gain g toward 0 and 1 + w toward 1.
+        gains = {id(m.weight) for m in self.norms().values()} if self.config.decay_gains else set()
         params = [p for p in self.parameters() if p.requires_grad]
-        groups = [{"params": [p for p in params if p.dim() >= 2], "weight_decay": weight_decay},
-                  {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0}]
+        groups = [{"params": [p for p in params if p.dim() >= 2 or id(p) in gains], "weight_decay": weight_decay},
+                  {"params": [p for p in params if p.dim() < 2 and id(p) not in gains], "weight_decay": 0.0}]
         return torch.optim.AdamW(groups, lr=lr, betas=betas)

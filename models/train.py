@@ -1,21 +1,23 @@
 """One training run of the small model: AdamW, warmup then cosine, gradient clipping, a log of everything.
 
-`train(name, config)` returns the run's result as a plain dict (the schema is `RunResult` in
-course/schema.py); models/measure.py decides which runs are stale and writes the files.
-Everything the result holds except its `timing` block and its date is a pure function of the code,
-the config and the corpus: a rerun on the same machine gives the same bytes.
+`train(name, config)` returns the run's result as a plain dict (schema: `RunResult` in models/results.py);
+models/measure.py decides which runs are stale and writes the files. Everything the result holds except
+its `timing` block and its date is a pure function of the code, the config (seed included), the corpus
+and the thread count: a rerun on the same machine gives the same bytes.
 """
 from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
+from typing import Callable
 
 import torch
 from tqdm import tqdm
 
-from course.schema import TrainConfig
+from models.config import TrainConfig
 from models.corpus import load_corpus
-from models.model import GPT, GPTConfig
+from models.model import GPT
 
 MIN_LR_FRACTION = 0.1   # cosine decays to lr/10, as nanoGPT does
 
@@ -35,15 +37,63 @@ def quick_config(cfg: TrainConfig) -> TrainConfig:
                                   "eval_batches": 2, "batch_size": 4})
 
 
-def model_config(cfg: TrainConfig, vocab_size: int) -> GPTConfig:
-    return GPTConfig(vocab_size=vocab_size, block_size=cfg.block_size, n_layer=cfg.n_layer, n_head=cfg.n_head,
-                     d_model=cfg.d_model, norm_type=cfg.norm_type, norm_placement=cfg.norm_placement,
-                     norm_eps=cfg.norm_eps, init_std=cfg.init_std)
-
-
 def finite(x: float) -> float | None:
     return x if math.isfinite(x) else None  # JSON has no NaN: a non-finite value is recorded as null
 
+
+# ---------------------------------------------------------------- what the FFNs compute, seen from outside
+
+@contextmanager
+def watch_ffns(model: GPT):
+    """While active, `maxima` holds per layer the largest |hidden activation| (the input of the FFN's
+    output matrix) and the largest |pre-activation| (the outputs of its input matrices) seen so far."""
+    maxima = {"act": [0.0] * len(model.blocks), "pre": [0.0] * len(model.blocks)}
+
+    def keep(kind: str, layer: int) -> Callable:
+        def hook(module, inputs, output):
+            t = inputs[0] if kind == "act" else output
+            value = float(t.detach().abs().max())
+            if math.isfinite(value):  # a diverging step is recorded by the loss, not here
+                maxima[kind][layer] = max(maxima[kind][layer], value)
+        return hook
+
+    handles = []
+    for i, block in enumerate(model.blocks):
+        handles.append(block.mlp.c_proj.register_forward_hook(keep("act", i)))
+        for name in ("c_gate", "c_up", "c_fc"):
+            if hasattr(block.mlp, name):
+                handles.append(getattr(block.mlp, name).register_forward_hook(keep("pre", i)))
+    try:
+        yield maxima
+    finally:
+        for h in handles:
+            h.remove()
+
+
+@torch.no_grad()
+def first_token_attention(model: GPT, x) -> list[float]:
+    """Per layer: the softmax weight each query t ≥ 1 puts on position 0, averaged over queries, heads and
+    the batch (query 0 can only attend to itself). Uniform attention would give mean over t of 1/(t + 1)."""
+    inputs: list = []
+    handles = [b.attn.register_forward_pre_hook(lambda m, a: inputs.append(a[0])) for b in model.blocks]
+    try:
+        model(x)
+    finally:
+        for h in handles:
+            h.remove()
+    return [float(block.attn.attention_weights(u)[:, :, 1:, 0].mean()) for block, u in zip(model.blocks, inputs)]
+
+
+def gain_stats(model: GPT) -> list[dict]:
+    out = []
+    for name, norm in model.norms().items():
+        g = norm.gain().detach()
+        out.append({"name": name, "mean": float(g.mean()), "std": float(g.std(unbiased=False)),
+                    "min": float(g.min()), "max": float(g.max())})
+    return out
+
+
+# ---------------------------------------------------------------- evaluation and probes
 
 @torch.no_grad()
 def batch_losses(model: GPT, batches) -> list[float]:
@@ -58,30 +108,37 @@ def evaluate(model: GPT, batches) -> float:
 
 
 def probe(model: GPT, batch) -> dict:
-    """Per-block gradient norm and the residual stream's RMS per layer on one fixed batch.
-    Leaves no gradient behind, so it can run before the first update and after the last."""
+    """Per-block gradient norm, the residual stream's RMS per layer, attention on the first token, the FFNs'
+    largest activations and the norm gains, on one fixed batch. Leaves no gradient behind, so it can run
+    before the first update and after the last."""
     x, y = batch
     model.zero_grad(set_to_none=True)
     stream: list[float] = []
-    _, loss = model(x, y, stream=stream)
+    with watch_ffns(model) as ffn:
+        _, loss = model(x, y, stream=stream)
     loss.backward()
     grads = [math.sqrt(sum(float(p.grad.pow(2).sum()) for p in b.parameters() if p.grad is not None))
              for b in model.blocks]
     model.zero_grad(set_to_none=True)
     return {"block_grad_norm": [finite(g) for g in grads], "stream_rms": [finite(s) for s in stream],
-            "loss": finite(loss.item())}
+            "loss": finite(loss.item()), "first_token_attention": first_token_attention(model, x),
+            "ffn_act_max": ffn["act"], "ffn_pre_max": ffn["pre"], "gains": gain_stats(model)}
 
 
-def train(name: str, cfg: TrainConfig, progress: bool = True) -> dict:
+# ---------------------------------------------------------------- the run
+
+def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], None] = True) -> dict:
+    """Train one run. `progress` is True for a terminal bar, False for silence, or a function called as
+    progress(steps_done, {"val": ...}) after every step (the parallel refresh reports through it)."""
     corpus = load_corpus(cfg.vocab_top)
     torch.manual_seed(cfg.seed)
-    model = GPT(model_config(cfg, corpus.vocab_size))
+    model = GPT(cfg.gpt_config(corpus.vocab_size))
     opt = model.configure_optimizers(cfg.lr, cfg.weight_decay, (cfg.beta1, cfg.beta2))
     val_batches = corpus.val_batches(cfg.eval_batches, cfg.batch_size, cfg.block_size)
     probe_batch = val_batches[0]
-    data_rng = torch.Generator().manual_seed(cfg.seed)
+    data_rng = torch.Generator().manual_seed(cfg.seed)  # the data order follows the seed, as the init does
 
-    curves = {"step": [], "train_loss": [], "lr": [], "grad_norm": []}
+    curves = {"step": [], "train_loss": [], "lr": [], "grad_norm": [], "ffn_act_max": []}
     val = {"step": [], "loss": []}
     diverged, diverged_step, last_finite = False, None, None
     init = probe(model, probe_batch)
@@ -89,14 +146,15 @@ def train(name: str, cfg: TrainConfig, progress: bool = True) -> dict:
     val["loss"].append(evaluate(model, val_batches))
 
     t0 = time.perf_counter()
-    bar = tqdm(range(cfg.max_steps), desc=f"{name:<28}", unit="step", disable=not progress, leave=True)
+    bar = tqdm(total=cfg.max_steps, desc=f"{name:<28}", unit="step", disable=progress is not True, leave=True)
     steps_done = 0
-    for step in bar:
+    for step in range(cfg.max_steps):
         lr = lr_at(step, cfg)
         for group in opt.param_groups:
             group["lr"] = lr
         x, y = corpus.batch("train", cfg.batch_size, cfg.block_size, data_rng)
-        _, loss = model(x, y)
+        with watch_ffns(model) as ffn:
+            _, loss = model(x, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         grad_norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip))
@@ -112,10 +170,14 @@ def train(name: str, cfg: TrainConfig, progress: bool = True) -> dict:
         curves["train_loss"].append(loss_value)
         curves["lr"].append(lr)
         curves["grad_norm"].append(grad_norm)
+        curves["ffn_act_max"].append(max(ffn["act"]))
         if steps_done % cfg.eval_every == 0 or steps_done == cfg.max_steps:
             val["step"].append(steps_done)
             val["loss"].append(finite(evaluate(model, val_batches)))
             bar.set_postfix(val=f"{val['loss'][-1]:.3f}" if val["loss"][-1] is not None else "nan")
+        bar.update(1)
+        if callable(progress):
+            progress(steps_done, {"val": val["loss"][-1]})
     wall = time.perf_counter() - t0
     bar.close()
 
@@ -131,6 +193,7 @@ def train(name: str, cfg: TrainConfig, progress: bool = True) -> dict:
         "diverged": diverged,
         "diverged_step": diverged_step,
         "last_finite_loss": last_finite,
+        "max_ffn_act": max(curves["ffn_act_max"] + init["ffn_act_max"] + end["ffn_act_max"]),
     }
     return {
         "run": name,
@@ -138,6 +201,7 @@ def train(name: str, cfg: TrainConfig, progress: bool = True) -> dict:
         "corpus": {"vocab_size": corpus.vocab_size, "train_chars": len(corpus.train), "val_chars": len(corpus.val),
                    "unigram_floor": corpus.unigram_floor(), "source_sha256": corpus.source_sha256},
         "parameters": sum(p.numel() for p in model.parameters()),
+        "ffn_hidden": model.config.ffn_hidden,
         "curves": curves,
         "val": val,
         "init": init,

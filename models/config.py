@@ -1,0 +1,103 @@
+"""The runs of the small model: `models/experiments.json`, validated.
+
+The file holds one `base` config, the `seeds` every run is repeated with, and `runs`: each a name and the
+fields it changes against the base. pydantic rejects unknown keys and wrong types, as nanoGPT's
+configurator does, so a typo never silently trains the baseline.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, ValidationError, model_validator
+
+from models.model import GPTConfig
+
+EXPERIMENTS = "models/experiments.json"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TrainConfig(Strict):
+    # the model (models/model.py GPTConfig, less the vocabulary the corpus decides)
+    d_model: PositiveInt
+    n_layer: PositiveInt
+    n_head: PositiveInt
+    block_size: PositiveInt
+    norm_type: Literal["zero_centered_rms", "rms", "layernorm"]
+    norm_placement: Literal["pre", "post"]
+    norm_eps: PositiveFloat
+    init_std: PositiveFloat
+    ffn_type: Literal["swiglu", "gelu"]
+    ffn_ratio: Optional[PositiveFloat]
+    ffn_multiple_of: PositiveInt
+    residual: bool
+    scale_proj_init: bool
+    attn_output_gate: bool
+    swiglu_limit: Optional[PositiveFloat]
+    decay_gains: bool
+    # the data
+    vocab_top: PositiveInt
+    # the optimization
+    batch_size: PositiveInt
+    lr: PositiveFloat
+    weight_decay: float = Field(ge=0)
+    beta1: float = Field(ge=0, lt=1)
+    beta2: float = Field(ge=0, lt=1)
+    grad_clip: PositiveFloat
+    warmup_steps: int = Field(ge=0)
+    max_steps: PositiveInt
+    eval_every: PositiveInt
+    eval_batches: PositiveInt
+    seed: int
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.d_model % self.n_head:
+            raise ValueError(f"d_model ({self.d_model}) must be a multiple of n_head ({self.n_head})")
+        if self.swiglu_limit is not None and self.ffn_type != "swiglu":
+            raise ValueError(f"swiglu_limit needs ffn_type 'swiglu', got {self.ffn_type!r}")
+        return self
+
+    def gpt_config(self, vocab_size: int) -> GPTConfig:
+        names = {f.name for f in fields(GPTConfig)} - {"vocab_size"}
+        return GPTConfig(vocab_size=vocab_size, **{n: getattr(self, n) for n in names})
+
+
+class Experiments(Strict):
+    base: TrainConfig
+    seeds: list[int] = Field(min_length=1)
+    runs: dict[str, dict]
+
+    def config(self, run: str, seed: int | None = None) -> TrainConfig:
+        """The run's config; with a seed, that seed's (the base's own seed otherwise)."""
+        over = {**self.runs[run], **({} if seed is None else {"seed": seed})}
+        return TrainConfig.model_validate({**self.base.model_dump(), **over})
+
+    def jobs(self) -> list[tuple[str, int]]:
+        """Every (run, seed) the experiments call for, seed by seed: a refresh that is stopped early has
+        already given every run its first seed."""
+        return [(run, seed) for seed in self.seeds for run in self.runs]
+
+    @model_validator(mode="after")
+    def _runs_valid(self):
+        if len(set(self.seeds)) != len(self.seeds):
+            raise ValueError(f"seeds must be distinct, got {self.seeds}")
+        for name, overrides in self.runs.items():
+            if "seed" in overrides:
+                raise ValueError(f"runs.{name}: 'seed' is set for every run by `seeds`, not per run")
+            try:
+                self.config(name)
+            except ValidationError as e:
+                err = e.errors()[0]
+                where = ".".join(str(p) for p in err["loc"])
+                raise ValueError(f"runs.{name}: {where}: {err['msg']}") from None
+        return self
+
+
+def load_experiments(root: Path) -> Experiments:
+    return Experiments.model_validate(json.loads((root / EXPERIMENTS).read_text(encoding="utf-8")))
