@@ -1,16 +1,17 @@
 # Everything runs in .venv, made from the exact pins in requirements.txt on first use.
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt | sha256sum | cut -c1-12)
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-12)
 SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: serve site test refresh browser clean
 
 AXE    := node_modules/axe-core/axe.min.js
 
-$(STAMP): requirements.txt constraints.txt
+$(STAMP): requirements.txt constraints.txt pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@rm -f $(VENV)/.installed-* && touch $@
 
 serve: $(STAMP)                 ## build the numbers and figures, then serve at 127.0.0.1:8000

@@ -3,11 +3,14 @@
 
 Each stage reruns only when the hash of its inputs (code and data) changed since it last succeeded;
 every output is written atomically, so a failed build leaves the previous site, figures and results
-as they were. Formulas live in course/, the small model in models/, never here.
+as they were. The stages' work lives in course/ (core, chapter), lessons/ and models/, never here.
 
     python build.py                 build what changed, then the site
     python build.py --rerun numbers force one stage (and whatever its new outputs change)
     python build.py --no-site       stop before the site (make serve lets `mkdocs serve` build it)
+    python build.py --frozen        never train: fail, naming each result that is stale or missing
+    python build.py --no-train      never train: report stale or missing results, build with what is there
+    python build.py --draft         while writing a lesson: unknown keys show as ⟨key?⟩, failing claims warn
 """
 from __future__ import annotations
 
@@ -21,14 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-ROOT = Path(__file__).resolve().parent
-BUILD = ROOT / ".build"
-STATE = BUILD / "stages.json"
-REGISTRY = BUILD / "registry.json"
+from course.core.paths import BUILD, FIGURES, REGISTRY, ROOT, SITE, STAGE_STATE
 
 
 def files(*patterns: str) -> list[Path]:
     return [p for pat in patterns for p in ROOT.glob(pat) if p.is_file() and "__pycache__" not in p.parts]
+
+
+CODE = ("course/**/*.py", "lessons/**/*.py")
+LESSON_DATA = ("lessons/**/*.json",)
+CHAPTER_DATA = ("data/*.json", "models/experiments.json", "models/config.py")
+RESULTS = ("data/results/**/*.json",)
 
 
 @dataclass
@@ -39,44 +45,71 @@ class Stage:
     outputs: Callable[[], list[Path]] = lambda: []
 
 
+class StaleResults(RuntimeError):
+    pass
+
+
 # ---------------------------------------------------------------- the stages
 
+def units():
+    from course.core.units import discover
+    return discover()
+
+
 def run_validate(args) -> str:
-    from course.schema import load_inputs
-    inputs = load_inputs(ROOT)
-    return f"{len(inputs.frontier.models)} frontier models, {len(inputs.citations.numbers)} cited numbers"
+    return "; ".join(u.validate() for u in units().all if u.validate)
 
 
 def run_measurements(args) -> str:
-    from models.measure import refresh
+    from models.measure import refresh, stale
+    if args.frozen or args.no_train:
+        found = stale(ROOT)
+        if not found:
+            return "all results current"
+        lines = [f"{path}: {why}" for path, why in found.items()]
+        if args.frozen:
+            raise StaleResults(f"{len(found)} result(s) stale or missing (run `make refresh` and commit):\n    "
+                               + "\n    ".join(lines))
+        for line in lines:
+            print(f"    stale    {line}")
+        return f"{len(found)} stale or missing, kept as committed (--no-train)"
     return refresh(ROOT, force=bool({"measurements", "all"} & set(args.rerun)))
 
 
 def run_numbers(args) -> str:
-    from course.claims import check_claims
-    from course.numbers import build_registry
-    from course.registry import changes
-    from course.schema import load_inputs
-    reg = build_registry(load_inputs(ROOT))
-    claims = check_claims(reg)  # a reading note our results no longer support stops the build here
+    from course.chapter.schema import load_inputs
+    from course.core.claims import ClaimError
+    from course.core.numbers import build_registry, check_all_claims
+    from course.core.registry import changes
+    us = units()
+    reg = build_registry(us, load_inputs())
+    try:
+        claims = check_all_claims(us, reg)  # a reading note our results no longer support stops the build here
+    except ClaimError as e:
+        if not args.draft:
+            raise
+        print(f"    draft: {e}")
+        claims = "not all"
     old = json.loads(REGISTRY.read_text(encoding="utf-8")) if REGISTRY.exists() else {}
     new = reg.to_json()
     reg.write(REGISTRY)
     diff = changes(old, new) if old else []
-    for line in diff:
+    for line in diff[:200]:
         print(f"    changed  {line}")
+    if len(diff) > 200:
+        print(f"    ... and {len(diff) - 200} more")
     return (f"{len(new)} numbers, {claims} claims hold"
             + (f", {len(diff)} changed since the previous build" if old else " (first build)"))
 
 
 def run_figures(args) -> str:
-    from course.figures import write_figures
-    return f"{len(write_figures(ROOT))} figures"
+    from course.chapter.measured import load_results
+    from course.core.figures import write_figures
+    return f"{len(write_figures(units(), load_results()))} figures"
 
 
 def figure_outputs() -> list[Path]:
-    from course.figures import FIGURES
-    return [ROOT / "figures" / f"{name}.json" for name in FIGURES]
+    return [FIGURES / f"{f.name}.json" for _, f in units().figures()]
 
 
 def measurement_outputs() -> list[Path]:
@@ -85,21 +118,24 @@ def measurement_outputs() -> list[Path]:
 
 
 def run_notebooks(args) -> str:
-    from course.notebook import execute_all
+    from course.core.notebooks import execute_all
     return execute_all()
 
 
+def notebook_outputs() -> list[Path]:
+    from course.core.notebooks import executed_path, sources
+    return [executed_path(p) for p in sources()]
+
+
 STAGES = [
-    Stage("validate", lambda: files("data/*.json", "models/experiments.json", "course/schema.py"), run_validate),
+    Stage("validate", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *CODE), run_validate),
     # inputs of the runs only: a data file the small model does not read never retrains it
     Stage("measurements", lambda: files("models/*.py", "models/experiments.json"), run_measurements,
           measurement_outputs),
-    Stage("numbers", lambda: files("data/*.json", "data/results/*.json", "models/experiments.json", "course/*.py"),
-          run_numbers, lambda: [REGISTRY]),
-    Stage("figures", lambda: files("data/results/*.json", "course/figures.py", "course/measured.py",
-                                   "course/registry.py", "course/schema.py"), run_figures, figure_outputs),
-    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/notebook.py") + [REGISTRY], run_notebooks,
-          lambda: [BUILD / "notebooks" / p.relative_to(ROOT / "docs") for p in files("docs/**/*.ipynb")]),
+    Stage("numbers", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *RESULTS, *CODE), run_numbers, lambda: [REGISTRY]),
+    Stage("figures", lambda: files(*RESULTS, *CODE), run_figures, figure_outputs),
+    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/core/notebooks.py", "course/core/lab.py")
+          + [REGISTRY], run_notebooks, notebook_outputs),
 ]
 
 
@@ -109,7 +145,7 @@ def build_site(strict: bool = True) -> str:
     """mkdocs build into a temporary folder, then swap it in: site/ is never half-written."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    tmp, old, site = ROOT / "site.tmp", ROOT / "site.old", ROOT / "site"
+    tmp, old = SITE.with_name("site.tmp"), SITE.with_name("site.old")
     for p in (tmp, old):
         shutil.rmtree(p, ignore_errors=True)
     try:
@@ -118,11 +154,11 @@ def build_site(strict: bool = True) -> str:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    if site.exists():
-        site.rename(old)
-    tmp.rename(site)
+    if SITE.exists():
+        SITE.rename(old)
+    tmp.rename(SITE)
     shutil.rmtree(old, ignore_errors=True)
-    pages = sum(1 for _ in site.rglob("index.html"))
+    pages = sum(1 for _ in SITE.rglob("index.html"))
     return f"{pages} pages in site/"
 
 
@@ -134,17 +170,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rerun", action="append", default=[], choices=names + ["all"], metavar="STAGE",
                     help=f"rerun a stage even if its inputs are unchanged: {', '.join(names)} or all")
     ap.add_argument("--no-site", action="store_true", help="stop before building the site")
+    ap.add_argument("--frozen", action="store_true", help="never train; fail if a result is stale or missing")
+    ap.add_argument("--no-train", action="store_true", help="never train; report stale results, use what is there")
+    ap.add_argument("--draft", action="store_true", help="unknown keys as ⟨key?⟩ and failing claims as warnings")
     args = ap.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
-    os.environ.pop("COURSE_DRAFT", None)  # a real build never renders draft placeholders
-    from course.files import hash_files, write_atomic
+    if args.draft:
+        os.environ["COURSE_DRAFT"] = "1"
+    else:
+        os.environ.pop("COURSE_DRAFT", None)  # a real build never renders draft placeholders
+    from course.core.files import hash_files
+    from course.core.schema import InputError
 
-    state = json.loads(STATE.read_text()) if STATE.exists() else {}
+    state = json.loads(STAGE_STATE.read_text()) if STAGE_STATE.exists() else {}
     summary: list[tuple[str, str, float, str]] = []
     try:
         for stage in STAGES:
             t0 = time.perf_counter()
-            digest = hash_files(stage.inputs(), ROOT, extra=stage.name)
+            # the measurement policy is part of that stage's key: a --no-train pass never hides a stale result
+            policy = "frozen" if args.frozen else "no-train" if args.no_train else ""
+            digest = hash_files(stage.inputs(), ROOT, extra=stage.name + (policy if stage.name == "measurements" else ""))
             fresh = (state.get(stage.name) == digest and all(p.exists() for p in stage.outputs())
                      and stage.name not in args.rerun and "all" not in args.rerun)
             if fresh:
@@ -152,16 +196,19 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"[{stage.name}] running", flush=True)
             note = stage.run(args)
-            state[stage.name] = digest
-            write_atomic(STATE, json.dumps(state, indent=1) + "\n")
+            if not (stage.name == "measurements" and "stale or missing" in note):
+                state[stage.name] = digest
+            BUILD.mkdir(exist_ok=True)
+            from course.core.files import write_atomic
+            write_atomic(STAGE_STATE, json.dumps(state, indent=1) + "\n")
             summary.append((stage.name, "ran", time.perf_counter() - t0, note))
         if not args.no_site:
             t0 = time.perf_counter()
             note = build_site()
             summary.append(("site", "ran", time.perf_counter() - t0, note))
     except Exception as e:  # every failure ends in one readable message and exit code 2
-        from course.schema import InputError
-        kind = "input error" if isinstance(e, InputError) else "build failed"
+        kind = "input error" if isinstance(e, InputError) else "stale results" if isinstance(e, StaleResults) \
+            else "build failed"
         print(f"\n{kind}: {e}", file=sys.stderr)
         print("nothing was overwritten: site/, figures/ and results are as before", file=sys.stderr)
         return 2

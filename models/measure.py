@@ -136,22 +136,31 @@ def expected_outputs(root: Path) -> list[Path]:
 
 # ---------------------------------------------------------------- training in parallel processes
 
-def _worker(root: str, name: str, seed: int, threads: int, slot: int, messages) -> dict:
+def _worker(root: str, name: str, seed: int, threads: int, slot: int, messages, quick: bool = False,
+            out_dir: str | None = None) -> dict:
     """One (run, seed) in a process of its own, on `threads` threads; progress goes to `messages`."""
     import torch
     torch.set_num_threads(threads)
     cfg = experiments(Path(root)).config(name, seed)
-    report = lambda step, info: messages.put((slot, name, seed, step, cfg.max_steps, info["val"]))  # noqa: E731
-    r = run_one(Path(root), name, cfg, progress=report)
+    steps = quick_steps(cfg) if quick else cfg.max_steps
+    report = lambda step, info: messages.put((slot, name, seed, step, steps, info["val"]))  # noqa: E731
+    r = run_one(Path(root), name, cfg, Path(out_dir) if out_dir else None, quick=quick, progress=report)
     m = r["metrics"]
     return {"run": name, "seed": seed, "wall_s": r["timing"]["wall_s"], "final_val_loss": m["final_val_loss"],
             "diverged": m["diverged"]}
 
 
-def train_jobs(root: Path, jobs: list[tuple[str, int]], workers: int, progress: bool = True) -> list[dict]:
+def quick_steps(cfg: TrainConfig) -> int:
+    from models.train import quick_config
+    return quick_config(cfg).max_steps
+
+
+def train_jobs(root: Path, jobs: list[tuple[str, int]], workers: int, progress: bool = True, quick: bool = False,
+               out_dir: Path | None = None) -> list[dict]:
     """Train every (run, seed) of `jobs`, `workers` at a time, each process on cores/workers threads:
     on two cores two single-thread processes get more done than one process on two threads.
-    Shows one bar for the whole refresh and one per process (the run and seed it is training)."""
+    Shows one bar for the whole refresh and one per process (the run and seed it is training).
+    `quick` and `out_dir` are the tests': a few steps each, written outside data/results/."""
     import multiprocessing as mp
 
     from tqdm import tqdm
@@ -173,7 +182,8 @@ def train_jobs(root: Path, jobs: list[tuple[str, int]], workers: int, progress: 
             while pending and free:
                 slot = free.pop(0)
                 name, seed = pending.pop(0)
-                running[pool.submit(_worker, str(root), name, seed, threads, slot, messages)] = slot
+                running[pool.submit(_worker, str(root), name, seed, threads, slot, messages, quick,
+                                    str(out_dir) if out_dir else None)] = slot
             try:
                 while True:
                     slot, name, seed, step, steps, val = messages.get(timeout=0.5)

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from course.core.paths import ROOT
 REPS = 7
 
 

@@ -18,14 +18,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
 from models.corpus import load_corpus  # noqa: E402
 from models.measure import experiments  # noqa: E402
 from models.model import GPT  # noqa: E402
-from models.train import lr_at, model_config, train  # noqa: E402
+from models.train import lr_at, train  # noqa: E402
 
 
 def plain_loop(model, cfg, corpus, steps: int) -> float:
@@ -67,11 +66,11 @@ def main() -> int:
           f"{r['timing']['tokens_per_s']:,.0f} tokens/s  ({r['timing']['wall_s']:.1f} s)")
 
     torch.manual_seed(cfg.seed)
-    secs = plain_loop(GPT(model_config(cfg, corpus.vocab_size)), cfg, corpus, args.steps)
+    secs = plain_loop(GPT(cfg.gpt_config(corpus.vocab_size)), cfg, corpus, args.steps)
     print(f"  plain eager loop:                                   {tokens / secs:,.0f} tokens/s  ({secs:.1f} s)")
 
     torch.manual_seed(cfg.seed)
-    model = GPT(model_config(cfg, corpus.vocab_size))
+    model = GPT(cfg.gpt_config(corpus.vocab_size))
     compiled = torch.compile(model)
     t0 = time.perf_counter()
     try:

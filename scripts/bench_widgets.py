@@ -2,8 +2,9 @@
 """Time one recompute of the residual-stream simulator at N = 128 in headless Chromium (goal: ≤ 16 ms,
 one frame at 60 Hz, so dragging a slider stays smooth).
 
-It loads the widget's own JavaScript (docs/assets/js/widgets/common.js, residual-sim.js) and the site's
-plotly.js into a bare page with one residual-sim root written by course/widgets.py, then reports the
+It loads the widget's own JavaScript (docs/assets/js/format.js and common.js, course/chapter/js/residual-sim.js)
+and the site's plotly.js into a bare page with one residual-sim root written by course/core/widgets.py, then
+reports the
 median over repetitions of
   * compute: CW.residualSim.simulate() alone (weights for the new N, forward, backward);
   * update:  what one move of the N slider costs before the browser may paint: the `input` event's
@@ -15,8 +16,6 @@ median over repetitions of
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import platform
 import shutil
@@ -24,26 +23,22 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+from course.core.browser import launch, serve
+from course.core.paths import DOCS, REGISTRY, ROOT
+
 N = 128
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-
-
 def widget_root() -> str:
-    if not (ROOT / ".build" / "registry.json").exists():
+    if not REGISTRY.exists():
         subprocess.run([sys.executable, "build.py", "--no-site"], cwd=ROOT, check=True)
-    from course.widgets import render
-    return render("residual-sim", None, "en")
+    from course.core.registry import Registry
+    from course.core.units import discover
+    from course.core.widgets import render
+    _, widget = discover().widget("residual-sim")
+    return render(widget, "normalization", "en", Registry.read(REGISTRY))
 
 
 def main() -> int:
@@ -55,20 +50,17 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        for js in ("common.js", "residual-sim.js"):
-            shutil.copy(ROOT / "docs/assets/js/widgets" / js, tmp / js)
+        for js in (DOCS / "assets/js/format.js", DOCS / "assets/js/common.js", ROOT / "course/chapter/js/residual-sim.js"):
+            shutil.copy(js, tmp / js.name)
         shutil.copy(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", tmp / "plotly.min.js")
         (tmp / "index.html").write_text(
             "<!doctype html><html lang='en'><head><link rel='icon' href='data:,'></head><body data-md-color-scheme='default'>" + widget_root() +
-            "<script src='plotly.min.js'></script><script src='common.js'></script>"
+            "<script src='plotly.min.js'></script><script src='format.js'></script><script src='common.js'></script>"
             "<script src='residual-sim.js'></script></body></html>", encoding="utf-8")
-        handler = functools.partial(Quiet, directory=str(tmp))
-        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        with sync_playwright() as p, serve(tmp) as base:
+            browser = launch(p)
             page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/index.html", wait_until="networkidle")
+            page.goto(f"{base}/index.html", wait_until="networkidle")
             page.wait_for_function("document.querySelector('[data-widget]').dataset.ready === 'true'")
             times = page.evaluate("""([N, reps]) => {
                 const root = document.querySelector('[data-widget="residual-sim"]');
@@ -103,7 +95,6 @@ def main() -> int:
                 return out;
             }""", args.reps)
             browser.close()
-        httpd.shutdown()
 
     med_c, med_u = statistics.median(times["compute"]), statistics.median(times["update"])
     med_r = statistics.median(redraw)

@@ -7,26 +7,16 @@ separately, since a browser caches them), requests to other hosts, time to first
 and time until the page is interactive (DOMContentLoaded, with every figure and widget drawn).
 Goals: page-specific ≤ 1 MB; 0 requests to other hosts. Run `python build.py` first.
 """
-import functools
-import http.server
 import statistics
 import sys
-import threading
-from pathlib import Path
 from urllib.parse import urlparse
 
-ROOT = Path(__file__).resolve().parent.parent
-SITE = ROOT / "site"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from course.core.browser import LOCAL_HOSTS, launch, serve
+from course.core.paths import SITE
+
 SHARED = ("/assets/javascripts/", "/assets/stylesheets/", "/assets/vendor/", "/assets/js/", "/assets/course.css",
           "/search/", "/assets/images/", "/sitemap.xml")
 REPS = 3
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
 
 
 def measure(browser, base: str, path: str) -> dict:
@@ -36,7 +26,7 @@ def measure(browser, base: str, path: str) -> dict:
 
     def on_response(r):
         url = urlparse(r.url)
-        if url.hostname not in ("127.0.0.1", "localhost"):
+        if url.hostname not in LOCAL_HOSTS:
             return
         try:
             sizes[url.path] = len(r.body())
@@ -44,7 +34,7 @@ def measure(browser, base: str, path: str) -> dict:
             pass
     page.on("response", on_response)
     page.route("**/*", lambda r: (external.append(r.request.url), r.abort()) if urlparse(r.request.url).hostname
-               not in ("127.0.0.1", "localhost", None) else r.continue_())
+               not in (*LOCAL_HOSTS, None) else r.continue_())
     page.goto(base + "/" + path, wait_until="load")
     page.wait_for_function("""() => [...document.querySelectorAll('.plotly-figure, .cw-chart')]
                                       .every(e => e.querySelector('.main-svg'))""", timeout=30000)
@@ -63,14 +53,11 @@ def main() -> None:
     if not SITE.exists():
         sys.exit("site/ is missing: run `python build.py` first")
     from playwright.sync_api import sync_playwright
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(SITE)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}"
     pages = sorted(str(p.parent.relative_to(SITE)).replace(".", "") + "/" for p in SITE.rglob("index.html"))
     print(f"{'page':34} {'own KB':>8} {'shared KB':>10} {'other hosts':>11} {'FCP ms':>8} {'ready ms':>9}")
     worst = 0
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+    with sync_playwright() as p, serve(SITE) as base:
+        browser = launch(p)
         for path in pages:
             runs = [measure(browser, base, path.lstrip("/")) for _ in range(REPS)]
             med = {k: statistics.median(r[k] for r in runs if r[k] is not None) for k in ("fcp", "ready")}
@@ -79,7 +66,6 @@ def main() -> None:
             print(f"/{path.lstrip('/'):33} {r['own'] / 1024:8.0f} {r['shared'] / 1024:10.0f} {r['external']:11d} "
                   f"{med['fcp']:8.0f} {med['ready']:9.0f}")
         browser.close()
-    httpd.shutdown()
     print(f"\nlargest page-specific weight: {worst / 1024:.0f} KB (goal ≤ 1024 KB); medians of {REPS} loads")
 
 

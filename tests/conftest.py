@@ -5,21 +5,18 @@ Browser tests use Debian's chromium through Playwright (no browser download). Ev
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from course.core.browser import LOCAL_HOSTS, launch, serve
+from course.core.paths import REGISTRY, ROOT
+
+LANGS = ["zh", "en"]
 
 
 def run_build(root: Path = ROOT, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -31,33 +28,35 @@ def run_build(root: Path = ROOT, *args: str, env: dict | None = None) -> subproc
 
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
-    r = run_build()
+    """The site, built once per session with the committed results (never training: a stale result fails)."""
+    r = run_build(ROOT, "--frozen")
     assert r.returncode == 0, f"build failed:\n{r.stdout}\n{r.stderr}"
     return ROOT / "site"
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
+@pytest.fixture(scope="session")
+def registry(site_dir):
+    from course.core.registry import Registry
+    return Registry.read(REGISTRY)
+
+
+@pytest.fixture(scope="session")
+def units():
+    from course.core.units import discover
+    return discover()
 
 
 @pytest.fixture(scope="session")
 def server(site_dir: Path):
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with serve(site_dir) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = launch(p)
         yield b
         b.close()
 
@@ -69,13 +68,15 @@ class Visit:
         self.page, self.base = page, base
         self.console_errors: list[str] = []
         self.external: list[str] = []
+        self.requested: list[str] = []
         page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
         page.on("pageerror", lambda e: self.console_errors.append(str(e)))
         page.on("response", lambda r: r.status >= 400 and self.console_errors.append(f"HTTP {r.status} {r.url}"))
 
         def route(r):
             host = urlparse(r.request.url).hostname
-            if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+            self.requested.append(r.request.url)
+            if r.request.url.startswith(("data:", "blob:")) or host in LOCAL_HOSTS:
                 return r.continue_()
             self.external.append(r.request.url)
             return r.abort()
@@ -92,15 +93,21 @@ class Visit:
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(path, scheme='light'|'dark') → Visit; the page is closed after the test."""
+    """open_page(path, scheme='light'|'dark', width=None) → Visit; the page is closed after the test."""
     contexts = []
 
-    def _open(path: str, scheme: str = "light") -> Visit:
-        ctx = browser.new_context(color_scheme=scheme)
+    def _open(path: str, scheme: str = "light", width: int | None = None, base: str | None = None) -> Visit:
+        kw = {"viewport": {"width": width, "height": 844}} if width else {}
+        ctx = browser.new_context(color_scheme=scheme, **kw)
         contexts.append(ctx)
-        v = Visit(ctx.new_page(), server)
+        v = Visit(ctx.new_page(), base or server)
         v.goto(path)
         return v
     yield _open
     for c in contexts:
         c.close()
+
+
+def lesson_path(unit, lang: str) -> str:
+    """The URL path of a lesson's first page in a language ("c4/normalization/", "en/c4/normalization/")."""
+    return ("en/" if lang == "en" else "") + unit.pages[0] + "/"

@@ -5,8 +5,8 @@ import json
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SKIP = {".venv", ".git", "site", "site.tmp", "site.old", ".pytest_cache", "__pycache__"}
+from course.core.paths import ROOT
+SKIP = {".venv", ".git", "site", "site.tmp", "site.old", ".pytest_cache", "__pycache__", "node_modules"}
 
 
 def copy_project(dest: Path) -> Path:

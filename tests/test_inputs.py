@@ -12,7 +12,7 @@ from project_copy import copy_project, edit_json
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     root = copy_project(tmp_path_factory.mktemp("bad") / "project")
-    r = run_build(root)
+    r = run_build(root, "--frozen")
     assert r.returncode == 0, r.stderr
     return root
 
@@ -79,6 +79,15 @@ BAD = [
     ("unknown key in a page", "docs/c4/index.en.md",
      lambda p: p.write_text(p.read_text(encoding="utf-8") + "\n<!-- n:anchor.no_such_number -->\n", encoding="utf-8"),
      ["c4/index.en.md", "unknown registry key 'anchor.no_such_number'"]),
+    ("teaching vector of the wrong length", "lessons/c4_normalization/teaching-vectors.json",
+     lambda p: edit_json(p, lambda d: d["tokens"]["苹果"].update(vector=[1.0, 2.0])),
+     ["lessons/c4_normalization/teaching-vectors.json", "苹果", "2 numbers, expected dims = 4"]),
+    ("claim naming an unknown key", "lessons/c4_normalization/claims.json",
+     lambda p: edit_json(p, lambda d: d["claims"][0].update(check="{run.no_such_run.final_val_loss} > 0")),
+     ["lessons/c4_normalization/claims.json", "unknown registry keys", "run.no_such_run.final_val_loss"]),
+    ("unknown widget label", "docs/c4/normalization.en.md",
+     lambda p: p.write_text(p.read_text(encoding="utf-8") + "\n<!-- label:residual-sim.nope -->\n", encoding="utf-8"),
+     ["c4/normalization.en.md", "unknown label", "residual-sim.nope"]),
     ("unknown table", "docs/c4/index.md",
      lambda p: p.write_text(p.read_text(encoding="utf-8") + "\n<!-- table:nope -->\n", encoding="utf-8"),
      ["c4/index.md", "unknown table 'nope'"]),
@@ -93,7 +102,7 @@ def test_bad_input_fails_clearly_and_keeps_outputs(project, label, rel, damage, 
                                         project / ".build/registry.json"]}
     try:
         damage(target)
-        r = run_build(project)
+        r = run_build(project, "--frozen")
     finally:
         target.write_bytes(original)
     assert r.returncode == 2, (r.stdout, r.stderr)

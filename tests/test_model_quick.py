@@ -1,10 +1,13 @@
 """The quick mode used only by tests: a few steps, written to a temporary folder, never under data/.
-It must yield the result schema of a real run and the same bytes on a rerun (the clock aside)."""
+It must yield the result schema of a real run and the same bytes on a rerun (the clock aside); the
+parallel refresh must train every job it is given and report each."""
 import json
 
-from course.schema import BenchResult, RunResult
-from models.measure import bench_hash, experiments, provenance, run_hash, run_one
-from models.train import quick_config
+from course.chapter.measured import add_run
+from course.core.registry import Registry
+from models.measure import bench_hash, experiments, provenance, run_hash, run_one, train_jobs
+from models.results import BenchResult, RunResult
+from models.train import quick_config, train
 
 from conftest import ROOT
 
@@ -25,12 +28,32 @@ def test_quick_run_has_result_schema_and_is_bit_identical_on_rerun(tmp_path):
     name = "c4_postln"
     a = run_one(ROOT, name, exp.config(name), tmp_path / "a", quick=True, progress=False)
     b = run_one(ROOT, name, exp.config(name), tmp_path / "b", quick=True, progress=False)
-    r = RunResult.model_validate(_load(tmp_path / "a" / f"{name}.json"))
+    seed = exp.config(name).seed
+    r = RunResult.model_validate(_load(tmp_path / "a" / name / f"seed{seed}.json"))
     assert r.quick and r.metrics.steps_done == quick_config(exp.config(name)).max_steps
     assert len(r.init.block_grad_norm) == r.config.n_layer and len(r.end.stream_rms) == r.config.n_layer + 1
+    assert len(r.end.first_token_attention) == r.config.n_layer and len(r.end.gains) == 2 * r.config.n_layer
     assert r.hash == run_hash(ROOT, quick_config(exp.config(name)))
     assert json.dumps(_without_clock(a)) == json.dumps(_without_clock(b))
-    assert not (ROOT / "data" / "results" / "quick").exists()
+    assert not list((ROOT / "data" / "results").glob("*/seed*.json.tmp"))
+
+
+def test_seeds_change_the_init_and_the_data_order(tmp_path):
+    exp = experiments(ROOT)
+    s1, s2 = exp.seeds[:2]
+    a = train("x", quick_config(exp.config("c4_baseline", s1)), progress=False)
+    b = train("x", quick_config(exp.config("c4_baseline", s2)), progress=False)
+    assert a["init"]["loss"] != b["init"]["loss"] and a["curves"]["train_loss"] != b["curves"]["train_loss"]
+
+
+def test_parallel_refresh_trains_every_job_and_writes_each(tmp_path):
+    exp = experiments(ROOT)
+    jobs = [("c4_baseline", exp.seeds[0]), ("c4_postln", exp.seeds[0]), ("c4g_attn_gate", exp.seeds[1])]
+    done = train_jobs(ROOT, jobs, workers=2, progress=False, quick=True, out_dir=tmp_path)
+    assert sorted((d["run"], d["seed"]) for d in done) == sorted(jobs)
+    for name, seed in jobs:
+        r = RunResult.model_validate(_load(tmp_path / name / f"seed{seed}.json"))
+        assert r.quick and r.provenance.threads == 1 and r.config.seed == seed
 
 
 def test_quick_bench_has_result_schema(tmp_path):
@@ -44,9 +67,6 @@ def test_quick_bench_has_result_schema(tmp_path):
 
 
 def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path):
-    from course.measured import add_run
-    from course.registry import Registry
-    from models.train import train
     cfg = quick_config(experiments(ROOT).config("c4_baseline")).model_copy(
         update={"lr": 1e6, "grad_clip": 1e9, "weight_decay": 0.0, "warmup_steps": 0})
     r = train("blows_up", cfg, progress=False)
@@ -56,5 +76,6 @@ def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path):
     text = json.dumps({"hash": "x", "quick": True, "provenance": provenance(ROOT, "cpu", cfg.seed), **r},
                       allow_nan=False)  # JSON without NaN: non-finite values are recorded as null
     reg = Registry()
-    add_run(reg, "blows_up", RunResult.model_validate_json(text))
-    assert reg["run.blows_up.final_val_loss"].text["en"] == f"diverged (step {m['diverged_step']})"
+    add_run(reg, "blows_up", [RunResult.model_validate_json(text)])
+    assert reg["run.blows_up.diverged_seeds"].value == 1
+    assert reg["run.blows_up.final_val_loss"].value == "undefined"

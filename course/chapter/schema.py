@@ -1,0 +1,235 @@
+"""The chapter's inputs: the anchor model's official config, the frontier models, the cited papers and
+numbers, and the evolution table. Only rules that make a config invalid in itself are checked (positive
+sizes, a `layer_types` list as long as the layers, heads that tile the width they claim); a user who edits
+a value gets that model's numbers. The small model's runs are validated by models/config.py."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal, Optional
+
+from pydantic import Field, PositiveFloat, PositiveInt, model_validator
+
+from course.core.paths import ROOT
+from course.core.schema import Bilingual, InputError, Official, Strict, load
+from models.config import EXPERIMENTS, Experiments
+
+
+# ---------------------------------------------------------------- anchor-model.json
+
+class RopeParameters(Official):
+    partial_rotary_factor: float = Field(gt=0, le=1)
+
+
+class TextConfig(Official):
+    hidden_size: PositiveInt
+    num_hidden_layers: PositiveInt
+    intermediate_size: PositiveInt
+    vocab_size: PositiveInt
+    num_attention_heads: PositiveInt
+    num_key_value_heads: PositiveInt
+    head_dim: PositiveInt
+    attn_output_gate: bool
+    hidden_act: str
+    layer_types: list[Literal["full_attention", "linear_attention"]]
+    linear_num_key_heads: PositiveInt
+    linear_num_value_heads: PositiveInt
+    linear_key_head_dim: PositiveInt
+    linear_value_head_dim: PositiveInt
+    linear_conv_kernel_dim: PositiveInt
+    mtp_num_hidden_layers: int = Field(ge=0)
+    rms_norm_eps: PositiveFloat
+    tie_word_embeddings: bool
+    attention_bias: bool
+
+    @model_validator(mode="after")
+    def _layer_types_cover_every_layer(self):
+        if len(self.layer_types) != self.num_hidden_layers:
+            raise ValueError(f"layer_types has {len(self.layer_types)} entries but num_hidden_layers is "
+                             f"{self.num_hidden_layers}: expected one entry per layer")
+        if self.num_attention_heads % self.num_key_value_heads:
+            raise ValueError(f"num_attention_heads ({self.num_attention_heads}) must be a multiple of "
+                             f"num_key_value_heads ({self.num_key_value_heads})")
+        return self
+
+
+class VisionConfig(Official):
+    depth: PositiveInt
+    hidden_size: PositiveInt
+    intermediate_size: PositiveInt
+    num_heads: PositiveInt
+    in_channels: PositiveInt
+    patch_size: PositiveInt
+    temporal_patch_size: PositiveInt
+    spatial_merge_size: PositiveInt
+    num_position_embeddings: PositiveInt
+    out_hidden_size: PositiveInt
+
+
+class AnchorConfig(Official):
+    text_config: TextConfig
+    vision_config: VisionConfig
+    tie_word_embeddings: bool
+
+
+class FileProvenance(Strict):
+    grade: Literal["official file", "official code", "vendored copy", "report", "paper table", "secondary source"]
+    repository: Optional[str] = None
+    path: Optional[str] = None
+    commit: Optional[str] = None
+    copied_file: Optional[str] = None
+    bytes: Optional[PositiveInt] = None
+    sha256: Optional[str] = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    verification: str
+
+
+class Fact(Strict):
+    value: int | float | str
+    meaning: str
+    source: str
+
+
+class AnchorFacts(Strict):
+    norm_style: Fact
+    official_parameter_total: Fact
+
+
+class AnchorModel(Strict):
+    name: str
+    provenance: FileProvenance
+    facts: AnchorFacts
+    config: AnchorConfig
+
+
+# ---------------------------------------------------------------- frontier-models.json
+
+class FrontierModel(Strict):
+    name: str
+    year: int = Field(ge=2017, le=2100)
+    hidden_size: PositiveInt
+    num_layers: PositiveInt
+    ffn_width: Optional[PositiveInt] = None
+    moe_ffn_width: Optional[PositiveInt] = None
+    ffn_rule: Optional[str] = None
+    num_heads: PositiveInt
+    num_kv_heads: Optional[PositiveInt] = None
+    head_dim: Optional[PositiveInt] = None
+    activation: str
+    swiglu_limit: Optional[PositiveFloat] = None
+    situ_beta: Optional[PositiveFloat] = None
+    norm: Literal["layernorm", "rmsnorm"]
+    norm_style: Optional[Literal["standard", "zero_centered"]] = None
+    norm_placement: Literal["post", "pre", "output"]
+    norm_eps: Optional[PositiveFloat] = None
+    norm_note: Optional[str] = None
+    qk_norm: Optional[bool] = None
+    attn_output_gate: Optional[bool] = None
+    num_experts: Optional[PositiveInt] = None
+    vocab_size: Optional[PositiveInt] = None
+    provenance: FileProvenance
+
+
+class FrontierModels(Strict):
+    models: list[FrontierModel]
+
+    @model_validator(mode="after")
+    def _names_unique(self):
+        names = [m.name for m in self.models]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"model names must be unique; repeated: {', '.join(dupes)}")
+        return self
+
+    def by_name(self, name: str) -> FrontierModel:
+        for m in self.models:
+            if m.name == name:
+                return m
+        raise InputError(f"data/frontier-models.json: models: no model named {name!r} (the course needs it)")
+
+
+# ---------------------------------------------------------------- citations.json
+
+class Paper(Strict):
+    authors: str
+    year: int
+    title: str
+    venue: str
+    url: str
+
+
+class CitedNumber(Strict):
+    key: str = Field(pattern=r"^[a-z0-9_.\-]+$")
+    value: float
+    digits: int = Field(ge=0, le=6)
+    unit: str = ""
+    paper: str
+    table: str
+    row: str
+
+
+class Citations(Strict):
+    papers: dict[str, Paper]
+    numbers: list[CitedNumber]
+
+    @model_validator(mode="after")
+    def _papers_exist(self):
+        for i, n in enumerate(self.numbers):
+            if n.paper not in self.papers:
+                raise ValueError(f"numbers[{i}] ({n.key}) cites paper {n.paper!r}, which is not in papers")
+        return self
+
+
+# ---------------------------------------------------------------- data/evolution.json (the chapter table)
+
+class EvolutionCell(Strict):
+    did: Bilingual
+    stuck: Bilingual = Bilingual(zh="", en="")
+
+
+class EvolutionRow(Strict):
+    part: Bilingual
+    lesson: str           # the lesson the row belongs to (its unit id): the row links to it
+    cells: list[EvolutionCell]
+
+
+class EvolutionTable(Strict):
+    title: Bilingual
+    columns: list[Bilingual]
+    rows: list[EvolutionRow]
+    note: Bilingual
+
+    @model_validator(mode="after")
+    def _rows_fill_columns(self):
+        for i, r in enumerate(self.rows):
+            if len(r.cells) != len(self.columns):
+                raise ValueError(f"rows[{i}] ({r.part.en}) has {len(r.cells)} cells for {len(self.columns)} columns")
+        return self
+
+
+
+# ---------------------------------------------------------------- all of the chapter's inputs together
+
+@dataclass
+class Inputs:
+    """Every validated input of the chapter, and (read on first use) the small model's committed results."""
+    anchor: AnchorModel
+    frontier: FrontierModels
+    citations: Citations
+    experiments: Experiments
+    evolution: EvolutionTable
+
+    @cached_property
+    def results(self):
+        from course.chapter.measured import load_results
+        return load_results()
+
+
+def load_inputs(root=ROOT) -> Inputs:
+    data = root / "data"
+    return Inputs(
+        anchor=load(data / "anchor-model.json", AnchorModel),
+        frontier=load(data / "frontier-models.json", FrontierModels),
+        citations=load(data / "citations.json", Citations),
+        experiments=load(root / EXPERIMENTS, Experiments),
+        evolution=load(data / "evolution.json", EvolutionTable),
+    )

@@ -1,0 +1,68 @@
+"""The chapter's two shared widgets. The decoder-flow shows one decoder layer of the anchor with each
+lesson's part lit (its mode is the lesson); the residual-stream simulator serves lesson 2 (mode
+`residual`: RMSNorm off) and lesson 3 (mode `normalization`: RMSNorm on), each quoting its own read-outs."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+from course.chapter.twins import SIM
+from course.core.units import Widget, WidgetContext
+from course.core.widgets import load_labels
+
+JS = Path(__file__).resolve().parent / "js"
+
+# Which parts of the layer each lesson has taught, is teaching, or leaves for later.
+PART_STATUS = {
+    "ffn": {"input": "taught", "norm1": "later", "attention": "taught", "gated-deltanet": "later",
+            "add1": "later", "norm2": "later", "ffn": "current", "add2": "later"},
+    "residual": {"input": "current", "norm1": "later", "attention": "taught", "gated-deltanet": "later",
+                 "add1": "current", "norm2": "later", "ffn": "taught", "add2": "current"},
+    "normalization": {"input": "taught", "norm1": "current", "attention": "taught", "gated-deltanet": "later",
+                      "add1": "taught", "norm2": "current", "ffn": "taught", "add2": "taught"},
+    "gating": {"input": "taught", "norm1": "taught", "attention": "current", "gated-deltanet": "later",
+               "add1": "taught", "norm2": "taught", "ffn": "current", "add2": "taught"},
+}
+
+
+def decoder_flow(ctx: WidgetContext) -> dict:
+    d = ctx.value("anchor.hidden_size")
+    status = PART_STATUS[ctx.mode]
+    parts = [
+        {"id": "input", "shape": [d], "params": None},
+        {"id": "norm1", "shape": [d, d], "params": ctx.num("anchor.layer.norm_params")},
+        {"id": "attention", "shape": [d, ctx.value("anchor.q_proj_out"), d],
+         "params": ctx.num("anchor.layer.full_attention_params"), "layers": ctx.num("anchor.full_attention_layers")},
+        {"id": "gated-deltanet", "shape": [d, d],
+         "params": ctx.num("anchor.layer.gated_deltanet_params"), "layers": ctx.num("anchor.linear_attention_layers")},
+        {"id": "add1", "shape": [d, d], "params": None},
+        {"id": "norm2", "shape": [d, d], "params": ctx.num("anchor.layer.norm_params")},
+        {"id": "ffn", "shape": [d, ctx.value("anchor.ffn_width"), d], "params": ctx.num("anchor.layer.ffn_params")},
+        {"id": "add2", "shape": [d, d], "params": None},
+    ]
+    for p in parts:
+        p["status"] = status[p["id"]]
+    first = next(p["id"] for p in parts if p["status"] == "current")
+    return {"parts": parts, "hidden": ctx.num("anchor.hidden_size"), "layers": ctx.num("anchor.num_layers"),
+            "heads": ctx.num("anchor.num_heads"), "headDim": ctx.num("anchor.head_dim"), "initial": first}
+
+
+# The simulator's switches when a page loads, per lesson: lesson 2 starts from the bare residual stream,
+# lesson 3 with its own part, RMSNorm at each sublayer's input, switched on.
+SIM_TOGGLES = {
+    "normalization": {"residual": True, "prenorm": True, "scale": False},
+    "residual": {"residual": True, "prenorm": False, "scale": False},
+}
+
+
+def residual_sim(ctx: WidgetContext) -> dict:
+    return {"spec": asdict(SIM), "layers": {"value": SIM.default_layers}, "gain": {"value": SIM.default_gain},
+            "toggles": SIM_TOGGLES[ctx.mode], "digits": 2}
+
+
+WIDGETS = (
+    Widget("decoder-flow", "decoder-flow.js", decoder_flow, load_labels(JS / "decoder-flow.labels.json"),
+           modes=tuple(PART_STATUS)),
+    Widget("residual-sim", "residual-sim.js", residual_sim, load_labels(JS / "residual-sim.labels.json"),
+           modes=tuple(SIM_TOGGLES), plotly=True),
+)

@@ -1,0 +1,51 @@
+"""Serving a built site on loopback and starting headless Chromium: one definition for the tests
+(tests/conftest.py) and the measuring scripts (scripts/). Debian's chromium, driven by Playwright; the
+flags keep it from reaching for any other host at start-up."""
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A static file handler that keeps the test output free of request logs. With `prefix`, the site is
+    served under that sub-path (as a host publishing it at https://host/prefix/ would) and nothing else is."""
+    prefix = ""
+
+    def translate_path(self, path):
+        if self.prefix:
+            if not path.startswith(self.prefix + "/"):
+                return str(Path(self.directory) / "no-such-file")
+            path = path[len(self.prefix):]
+        return super().translate_path(path)
+
+    def log_message(self, *a):
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path, prefix: str = ""):
+    """Serve `directory` on a free loopback port; yields the base URL (with the prefix)."""
+    handler = type("Handler", (QuietHandler,), {"prefix": prefix})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}{prefix}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def launch(playwright):
+    """Headless Debian chromium; a missing browser is an error, never a download."""
+    if not Path(CHROMIUM).exists():
+        raise FileNotFoundError(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)

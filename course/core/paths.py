@@ -1,0 +1,27 @@
+"""Every path the build reads or writes, defined once."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"
+RESULTS = DATA / "results"           # the small model's committed results (written by models/measure.py)
+DOCS = ROOT / "docs"
+LESSONS = ROOT / "lessons"
+FIGURES = ROOT / "figures"           # each figure: NAME.json (what the pages draw) and NAME.LANG.html (standalone)
+BUILD = ROOT / ".build"              # everything else the build derives; never committed
+REGISTRY = BUILD / "registry.json"
+STAGE_STATE = BUILD / "stages.json"
+EXECUTED_NOTEBOOKS = BUILD / "notebooks"
+SITE = ROOT / "site"
+
+
+def relative(path: Path) -> str:
+    """A project path as messages name it: relative to the working directory (a copy of the project
+    is built from its own root) or to this project, else whole."""
+    for base in (Path.cwd(), ROOT):
+        try:
+            return path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()

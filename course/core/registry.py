@@ -1,0 +1,142 @@
+"""The number registry: every number a page shows, with its text in both languages and its provenance.
+
+A page names a number by key (`<!-- n:KEY -->`, see course/core/shortcodes.py); nothing else may put a
+number on a page. Three kinds of provenance exist, and each describes itself in the page's language for
+the hover. Keys are namespaced: a lesson adds its numbers through `registry.scope(slug)`, so every key of
+the normalization lesson starts with `normalization.`; the chapter's shared keys carry no lesson name.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LANGS = ("zh", "en")
+
+
+class Computed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["computed"] = "computed"
+    formula: str
+    sources: list[str]
+
+    def describe(self, lang: str) -> str:
+        src = ", ".join(self.sources)
+        return (f"计算:{self.formula};来源:{src}" if lang == "zh" else f"Computed: {self.formula}; from {src}")
+
+
+class Measured(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["measured"] = "measured"
+    run: str
+    device: str
+    date: str
+    commit: str
+
+    def describe(self, lang: str) -> str:
+        if lang == "zh":
+            return f"实测:{self.run};设备 {self.device};{self.date};提交 {self.commit}"
+        return f"Measured: {self.run}; device {self.device}; {self.date}; commit {self.commit}"
+
+
+class Cited(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["cited"] = "cited"
+    paper: str
+    table: str
+    row: str
+
+    def describe(self, lang: str) -> str:
+        return (f"引用:{self.paper},{self.table},{self.row}" if lang == "zh"
+                else f"Cited: {self.paper}, {self.table}, {self.row}")
+
+
+Provenance = Annotated[Union[Computed, Measured, Cited], Field(discriminator="kind")]
+Value = Union[int, float, str, list[float]]
+
+
+class Number(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    key: str
+    value: Value
+    unit: str = ""
+    text: dict[str, str]  # one entry per language in LANGS
+    provenance: Provenance
+
+    def hover(self, lang: str) -> str:
+        return self.provenance.describe(lang)
+
+
+class Registry:
+    def __init__(self) -> None:
+        self.numbers: dict[str, Number] = {}
+
+    def add(self, key: str, value: Value, text: str | dict[str, str], provenance, unit: str = "") -> Number:
+        if key in self.numbers:
+            raise ValueError(f"registry key {key!r} is defined twice")
+        texts = text if isinstance(text, dict) else {lang: text for lang in LANGS}
+        missing = [lang for lang in LANGS if lang not in texts]
+        if missing:
+            raise ValueError(f"registry key {key!r} has no text for {missing}")
+        n = Number(key=key, value=value, unit=unit, text=texts, provenance=provenance)
+        self.numbers[key] = n
+        return n
+
+    def scope(self, namespace: str) -> "Scope":
+        return Scope(self, namespace)
+
+    def __getitem__(self, key: str) -> Number:
+        return self.numbers[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.numbers
+
+    def value(self, key: str):
+        return self.numbers[key].value
+
+    def to_json(self) -> dict:
+        return {k: n.model_dump() for k, n in sorted(self.numbers.items())}
+
+    def write(self, path: Path) -> None:
+        from course.core.files import write_atomic
+        write_atomic(path, json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
+
+    @classmethod
+    def read(cls, path: Path) -> "Registry":
+        reg = cls()
+        for k, d in json.loads(path.read_text(encoding="utf-8")).items():
+            reg.numbers[k] = Number.model_validate(d)
+        return reg
+
+
+class Scope:
+    """A lesson's view of the registry: `add` prefixes its keys with the lesson's name; reading sees
+    every key (a lesson may quote the chapter's numbers)."""
+
+    def __init__(self, registry: Registry, namespace: str):
+        self.registry, self.prefix = registry, f"{namespace}." if namespace else ""
+
+    def add(self, key: str, *args, **kwargs) -> Number:
+        return self.registry.add(self.prefix + key, *args, **kwargs)
+
+    def __getitem__(self, key: str) -> Number:
+        return self.registry[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.registry
+
+    def value(self, key: str):
+        return self.registry.value(key)
+
+
+def changes(old: dict, new: dict) -> list[str]:
+    """Lines 'key: old → new' for numbers whose text changed, appeared or disappeared."""
+    out = []
+    for k in sorted(set(old) | set(new)):
+        a = old.get(k, {}).get("text", {}).get("en")
+        b = new.get(k, {}).get("text", {}).get("en")
+        if a != b:
+            out.append(f"{k}: {a if a is not None else '(new)'} → {b if b is not None else '(removed)'}")
+    return out

@@ -1,0 +1,140 @@
+"""Shortcodes: how pages name registry numbers, widget labels, generated tables, figures and widgets.
+
+Shortcodes are HTML comments, so they can never clash with LaTeX or Markdown:
+    <!-- n:KEY -->              the number, with its provenance on hover and keyboard focus
+    <!-- n:KEY plain -->        the bare text (inside math, SVG text or attributes)
+    <!-- label:WIDGET.KEY -->   a label from a widget's label table, as the widget shows it
+    <!-- table:NAME -->         a generated table: the page's lesson's, the chapter's, or the core's
+    <!-- figure:NAME -->        a Plotly figure from figures/NAME.json, drawn by the site's local plotly.js
+    <!-- widget:NAME [mode] --> an interactive widget's root element
+An unknown key or shortcode fails the build with the page and the key. While drafting, an author may set
+COURSE_DRAFT=1 to see unknown keys as ⟨key?⟩ instead; `build.py` and the tests never set it.
+"""
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from course.core import widgets
+from course.core.errors import ShortcodeError
+from course.core.paths import FIGURES
+from course.core.registry import Registry
+from course.core.tables import TABLES
+from course.core.units import Unit, Units
+
+SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget):([\w.\-]+)(?:\s+(\w+))?\s*-->")
+
+
+@dataclass
+class PageContext:
+    """Everything a shortcode on one page may need; the hook makes one per page, so nothing is global."""
+    registry: Registry
+    units: Units
+    lang: str
+    where: str                      # the page's source path, for error messages
+    url: str = ""                   # the page's URL in the site ("c4/normalization/", "en/c4/normalization/")
+    unit: Optional[Unit] = None     # the lesson (or chapter) the page belongs to
+    draft: bool = False
+    widgets_used: set = field(default_factory=set)
+
+    def expand(self, markdown: str) -> str:
+        return expand(markdown, self)
+
+    def link(self, page: str, anchor: str = "") -> str:
+        """A relative link from this page to a docs page ("c4/ffn"), in this page's language."""
+        target = ("en/" if self.lang == "en" else "") + page.removesuffix("index").rstrip("/") + "/"
+        here = self.url if self.url.endswith("/") or not self.url else posixpath.dirname(self.url) + "/"
+        rel = posixpath.relpath(target, here or ".") + "/"
+        return rel.replace("//", "/") + (f"#{anchor}" if anchor else "")
+
+
+def page_lang(page) -> str:
+    uri = page.file.src_uri
+    if uri.endswith(".en.md") or uri.endswith(".en.ipynb") or uri.startswith("en/"):
+        return "en"
+    return getattr(page.file, "locale", None) or "zh"
+
+
+def number_html(ctx: PageContext, key: str, mode: Optional[str]) -> str:
+    n = ctx.registry[key]
+    text = n.text[ctx.lang]
+    if mode == "plain":
+        return text
+    if mode is not None:
+        raise ShortcodeError(f"unknown number mode {mode!r}")
+    tip = html.escape(n.hover(ctx.lang), quote=True)
+    return (f'<span class="reg-num" data-key="{key}" data-kind="{n.provenance.kind}" tabindex="0" '
+            f'title="{tip}" aria-label="{html.escape(text)}: {tip}">{html.escape(text)}</span>')
+
+
+def label_html(ctx: PageContext, ref: str) -> str:
+    name, _, path = ref.partition(".")
+    try:
+        _, widget = ctx.units.widget(name)
+    except KeyError:
+        raise ShortcodeError(f"unknown widget {name!r} in label:{ref}") from None
+    return html.escape(widgets.label(widget, path, ctx.lang))
+
+
+def figure_html(ctx: PageContext, name: str) -> str:
+    """The figure's root, with its text alternative already in the HTML (readable without JavaScript).
+    role=figure, not img: the drawn chart holds controls (legend, menus) a reader can operate."""
+    if not any(f.name == name for _, f in ctx.units.figures()):
+        raise ShortcodeError(f"unknown figure {name!r}")
+    path = FIGURES / f"{name}.json"
+    if not path.exists():
+        raise ShortcodeError(f"figure {name!r} has no figures/{name}.json (is the figures stage run?)")
+    alt = json.loads(path.read_text(encoding="utf-8"))[ctx.lang].get("alt", "")
+    return (f'<div class="plotly-figure" data-figure="{name}" data-lang="{ctx.lang}" role="figure" '
+            f'aria-label="{html.escape(alt, quote=True)}"></div>')
+
+
+def table_html(ctx: PageContext, name: str) -> str:
+    for tables in ((ctx.unit.tables if ctx.unit else {}), ctx.units.chapter.tables, TABLES):
+        if name in tables:
+            return tables[name](ctx)
+    raise ShortcodeError(f"unknown table {name!r}")
+
+
+def widget_html(ctx: PageContext, name: str, mode: Optional[str]) -> str:
+    try:
+        _, widget = ctx.units.widget(name)
+    except KeyError:
+        raise ShortcodeError(f"unknown widget {name!r} (known: {', '.join(w.name for _, w in ctx.units.widgets())})") from None
+    ctx.widgets_used.add(name)
+    try:
+        return widgets.render(widget, mode, ctx.lang, ctx.registry)
+    except widgets.WidgetError as e:
+        raise ShortcodeError(str(e)) from None
+
+
+def expand(markdown: str, ctx: PageContext) -> str:
+    def one(m: re.Match) -> str:
+        kind, name, mode = m.groups()
+        try:
+            if kind == "n":
+                return number_html(ctx, name, mode)
+            if mode is not None and kind in ("label", "table", "figure"):
+                raise ShortcodeError(f"{kind}:{name} takes no mode")
+            if kind == "label":
+                return label_html(ctx, name)
+            if kind == "table":
+                return table_html(ctx, name)
+            if kind == "widget":
+                return widget_html(ctx, name, mode)
+            return figure_html(ctx, name)
+        except KeyError as e:
+            if ctx.draft:
+                return f"⟨{name}?⟩"
+            what = "label" if kind == "label" else "registry key"
+            raise ShortcodeError(f"{ctx.where}: unknown {what} {e.args[0] if kind == 'label' else name!r} "
+                                 f"in {m.group(0)}") from None
+        except ShortcodeError as e:
+            if ctx.draft:
+                return f"⟨{m.group(0)[4:-3].strip()}: {e}⟩"
+            raise ShortcodeError(e.args[0] if str(e).startswith(ctx.where) else f"{ctx.where}: {e}") from None
+    return SHORTCODE.sub(one, markdown)

@@ -1,0 +1,31 @@
+// Number formatting, the same rule as course/core/formats.py (tests/test_format_parity.py runs both):
+// grouped thousands, a typographic minus, and rounding half away from zero on the exact binary value,
+// which is what toFixed does (1.125 → "1.13", 2.5 → "3", −2.5 → "−3"; 1.005 is 1.00499… → "1.00").
+// Loaded by every page before common.js; plain enough to run under Node for the parity test.
+(function (root) {
+  "use strict";
+  var MINUS = "\u2212";
+  function group(intPart) { return intPart.replace(/\B(?=(\d\d\d)+(?!\d))/g, ","); }
+  function fixed(x, digits) {
+    if (!isFinite(x)) return "—";
+    var s = Math.abs(x).toFixed(digits);
+    var parts = s.split(".");
+    var out = group(parts[0]) + (parts.length > 1 ? "." + parts[1] : "");
+    if (/^[0.,]*$/.test(out)) return out;  // −0.000 prints without a sign
+    return (x < 0 ? MINUS : "") + out;
+  }
+  function integer(n) { return fixed(n, 0); }
+  // a value that rounds to zero prints as a plain 0, as the lesson writes vectors
+  function vector(xs, digits) {
+    return "[" + xs.map(function (v) {
+      return /^[0.,]*$/.test(Math.abs(v).toFixed(digits)) ? "0" : fixed(v, digits);
+    }).join(", ") + "]";
+  }
+  // parse what a reader typed: accepts "−2", "-2", "2.5", " 3 "
+  function parse(s) {
+    var v = String(s).trim().replace(MINUS, "-");
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v)) return NaN;
+    return Number(v);
+  }
+  root.CWFormat = { fixed: fixed, integer: integer, vector: vector, parse: parse };
+})(typeof window !== "undefined" ? window : globalThis);

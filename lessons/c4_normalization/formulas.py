@@ -1,0 +1,101 @@
+"""The normalization lesson's formulas, as small pure functions: LayerNorm and RMSNorm on one token and
+their worked-example terms, what ε does, what weight decay does to a gain, where the anchor's norms sit.
+Each has a unit test whose fixture is the lesson's worked value (tests in this package)."""
+from __future__ import annotations
+
+import math
+
+# ---------------------------------------------------------------- normalization on one token
+
+
+def mean(x: list[float]) -> float:
+    return sum(x) / len(x)
+
+
+def variance(x: list[float]) -> float:
+    """Population variance over the token's own d numbers, as LayerNorm uses it."""
+    mu = mean(x)
+    return sum((v - mu) ** 2 for v in x) / len(x)
+
+
+def rms(x: list[float]) -> float:
+    return math.sqrt(sum(v * v for v in x) / len(x))
+
+
+def layernorm(x: list[float], eps: float = 0.0) -> list[float]:
+    """(x − μ)/σ with γ = 1, β = 0: the part that is the same for every trained LayerNorm."""
+    mu, sd = mean(x), math.sqrt(variance(x) + eps)
+    return [(v - mu) / sd for v in x]
+
+
+def rmsnorm(x: list[float], eps: float = 0.0) -> list[float]:
+    r = math.sqrt(sum(v * v for v in x) / len(x) + eps)
+    return [v / r for v in x]
+
+
+def length(x: list[float]) -> float:
+    return math.sqrt(sum(v * v for v in x))
+
+
+def squares(x: list[float]) -> list[float]:
+    """The terms of the mean square: x_i²."""
+    return [v * v for v in x]
+
+
+def squared_deviations(x: list[float]) -> list[float]:
+    """The terms of the variance: (x_i − μ)²."""
+    mu = mean(x)
+    return [(v - mu) ** 2 for v in x]
+
+
+def eps_relative_effect(mean_square: float, eps: float) -> float:
+    """How much ε shrinks RMSNorm's output for a token with this mean square: 1 − √(ms / (ms + ε))."""
+    return 1.0 - math.sqrt(mean_square / (mean_square + eps))
+
+
+# ---------------------------------------------------------------- gains under weight decay, ε across models
+
+
+def weight_decay_factor(lr: float, weight_decay: float, steps: int) -> float:
+    """Decoupled weight decay alone multiplies a parameter by (1 − lr·wd) each step."""
+    return (1.0 - lr * weight_decay) ** steps
+
+
+def standard_gain_after_decay(gain: float, lr: float, weight_decay: float, steps: int) -> float:
+    """A standard gain g is itself the parameter: it decays toward 0."""
+    return gain * weight_decay_factor(lr, weight_decay, steps)
+
+
+def zero_centered_gain_after_decay(gain: float, lr: float, weight_decay: float, steps: int) -> float:
+    """A zero-centered gain stores w = gain − 1 and applies 1 + w: it decays toward 1."""
+    return 1.0 + (gain - 1.0) * weight_decay_factor(lr, weight_decay, steps)
+
+
+def eps_counts(eps_values: list[float | None]) -> dict[float, int]:
+    """How many models use each norm ε (models that do not state one are left out), smallest ε first."""
+    counts: dict[float, int] = {}
+    for e in eps_values:
+        if e is not None:
+            counts[e] = counts.get(e, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+
+# ---------------------------------------------------------------- the anchor's norms
+
+
+def anchor_norms(text) -> dict[str, dict[str, int]]:
+    """Where the anchor's RMSNorms sit, how many there are and the length of each gain vector.
+
+    Two at the sublayer entries of every layer and one after the last layer, over hidden_size;
+    q_norm and k_norm in every full-attention layer, over one head (head_dim, shared by the heads);
+    one inside every Gated DeltaNet layer, over one value head (linear_value_head_dim).
+    """
+    n_full = sum(t == "full_attention" for t in text.layer_types)
+    n_linear = sum(t == "linear_attention" for t in text.layer_types)
+    return {
+        "entry": {"per_layer": 2, "count": 2 * text.num_hidden_layers, "dim": text.hidden_size},
+        "final": {"per_layer": 0, "count": 1, "dim": text.hidden_size},
+        "qk": {"per_layer": 2, "count": 2 * n_full, "dim": text.head_dim},
+        "gdn": {"per_layer": 1, "count": n_linear, "dim": text.linear_value_head_dim},
+    }

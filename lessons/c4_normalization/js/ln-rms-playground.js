@@ -1,0 +1,95 @@
+// ln-rms-playground: LayerNorm and RMSNorm side by side on an editable vector, with an operation log.
+// Twin: course/formulas.py layernorm() and rmsnorm() (γ = 1, β = 0, ε = 0). The starting vector, the
+// shift and the scale come from the registry (worked.x, worked.shift, worked.scale) via data-config.
+(function () {
+  "use strict";
+  var CW = window.CW;
+
+  var L;  // the label table, from data-config (the widget's .labels.json)
+
+  function mean(x) { var s = 0; for (var i = 0; i < x.length; i++) s += x[i]; return s / x.length; }
+  function layernorm(x) {
+    var mu = mean(x), v = 0;
+    for (var i = 0; i < x.length; i++) v += (x[i] - mu) * (x[i] - mu);
+    var sd = Math.sqrt(v / x.length);
+    return sd === 0 ? null : x.map(function (a) { return (a - mu) / sd; });
+  }
+  function rmsnorm(x) {
+    var s = 0;
+    for (var i = 0; i < x.length; i++) s += x[i] * x[i];
+    var r = Math.sqrt(s / x.length);
+    return r === 0 ? null : x.map(function (a) { return a / r; });
+  }
+  function length(x) { var s = 0; for (var i = 0; i < x.length; i++) s += x[i] * x[i]; return Math.sqrt(s); }
+
+  function init(root, cfg) {
+    L = cfg.labels;
+    var digits = cfg.digits, start = cfg.x.value.slice(), k = cfg.scale.value, c = cfg.shift.value;
+    var x = start.slice(), count = 0;
+    var fields = x.map(function (v, i) {
+      var id = CW.uid("cw-x");
+      var input = CW.el("input", { type: "text", inputmode: "decimal", id: id, class: "cw-num",
+                                   "data-control": "x", "data-index": i, value: String(v) });
+      input.addEventListener("change", function () {
+        var val = CW.parse(input.value);
+        if (!isFinite(val)) { input.setAttribute("aria-invalid", "true"); input.title = CW.t(L.bad); return; }
+        input.removeAttribute("aria-invalid"); input.title = "";
+        x[i] = val;
+        apply(CW.fill(CW.t(L.edit), { i: i + 1 }));
+      });
+      return CW.el("span", { class: "cw-dim" }, [
+        CW.el("label", { for: id, class: "cw-sr", text: CW.fill(CW.t(L.dim), { i: i + 1 }) }), input]);
+    });
+    function button(control, label, fn) {
+      return CW.el("button", { type: "button", class: "md-button cw-button", "data-control": control, onclick: fn, text: label });
+    }
+    var out = {};
+    function readout(name, label) { return CW.readout(out, name, CW.t(label)); }
+    var tbody = CW.el("tbody", {});
+    var table = CW.el("table", { class: "cw-table", "data-readout": "log" }, [
+      CW.el("caption", { text: CW.t(L.log) }),
+      CW.el("thead", {}, CW.el("tr", {}, [L.n, L.colInput, L.layernorm, L.rmsnorm].map(function (h) {
+        return CW.el("th", { scope: "col", text: CW.t(h) });
+      }))),
+      tbody]);
+
+    root.appendChild(CW.el("fieldset", { class: "cw-vector" }, [CW.el("legend", { text: CW.t(L.input) }), "x = ["]
+      .concat(fields.reduce(function (acc, f, i) { return acc.concat(i ? [", ", f] : [f]); }, []), ["]"])));
+    root.appendChild(CW.el("div", { class: "cw-buttons", role: "group", "aria-label": CW.t(L.ops) }, [
+      button("scale3", CW.fill(CW.t(L.scale), { k: cfg.scale.text[CW.lang()] }), function () {
+        x = x.map(function (v) { return v * k; }); apply(CW.fill(CW.t(L.scale), { k: cfg.scale.text[CW.lang()] }));
+      }),
+      button("shift2", CW.fill(CW.t(L.shift), { k: cfg.shift.text[CW.lang()] }), function () {
+        x = x.map(function (v) { return v + c; }); apply(CW.fill(CW.t(L.shift), { k: cfg.shift.text[CW.lang()] }));
+      }),
+      button("reset", CW.t(L.reset), function () { x = start.slice(); apply(CW.t(L.reset)); }),
+    ]));
+    root.appendChild(CW.el("div", { class: "cw-readouts" }, [
+      readout("layernorm", L.layernorm), readout("rmsnorm", L.rmsnorm), readout("rms-length", L.length)]));
+    root.appendChild(CW.el("p", { class: "cw-note", text: CW.t(L.hint) }));
+    root.appendChild(CW.el("div", { class: "cw-scroll" }, table));
+
+    // an input as the reader typed it: at most `digits` decimals, no trailing zeros
+    function plain(v) { return String(Number(v.toFixed(digits))); }
+    function show(v, undef) { return v ? CW.vector(v, digits) : CW.t(undef); }
+    function apply(what) {
+      var ln = layernorm(x), rn = rmsnorm(x);
+      fields.forEach(function (f, i) {
+        var input = f.querySelector("input");
+        if (document.activeElement !== input || CW.parse(input.value) !== x[i]) input.value = plain(x[i]);
+      });
+      CW.setReadout(out.layernorm, ln, show(ln, L.undefinedLn));
+      CW.setReadout(out.rmsnorm, rn, show(rn, L.undefinedRms));
+      var len = rn ? length(rn) : null;
+      CW.setReadout(out["rms-length"], len, rn ? CW.fixed(len, digits) : "—");
+      count += 1;
+      var inputText = "[" + x.map(function (v) { return plain(v).replace("-", "\u2212"); }).join(", ") + "]";
+      tbody.appendChild(CW.el("tr", { "data-row": count }, [
+        CW.el("td", { text: count + (what ? " · " + what : "") }), CW.el("td", { text: inputText }),
+        CW.el("td", { text: show(ln, L.undefinedLn) }), CW.el("td", { text: show(rn, L.undefinedRms) })]));
+    }
+    apply(CW.t(L.start));
+  }
+
+  CW.register("ln-rms-playground", init);
+})();

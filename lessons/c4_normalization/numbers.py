@@ -1,0 +1,230 @@
+"""The normalization lesson's numbers, all under `normalization.` in the registry.
+
+The worked example on the 4-d teaching vector, the weight-decay widget's defaults, what ε does, where the
+anchor's norms sit, the residual-stream simulator's read-outs in this lesson's mode (from the chapter's
+Python twin), the micro-benchmark, and the seed-by-seed comparisons the reading notes rest on.
+"""
+from __future__ import annotations
+
+from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
+from course.chapter.schema import Inputs
+from course.chapter.twins import SIM, simulate
+from course.core.formats import fixed, integer, percent, scientific, significant, vector
+from course.core.registry import Computed, Measured, Scope
+from lessons.c4_normalization import formulas as f
+
+HERE = "lessons/c4_normalization"
+FORMULAS = f"{HERE}/formulas.py"
+NUMBERS = f"{HERE}/numbers.py"
+TWINS = "course/chapter/twins.py"
+
+# The lesson's 4-d teaching vector and the two operations its playground offers.
+TEACHING_VECTOR = [1.0, 2.0, 3.0, 6.0]
+SHIFT = 2.0
+SCALE = 3.0
+# The weight-decay widget's defaults: a gain trained to 1.5, then 5000 steps of decay alone.
+WD_GAIN, WD_STEPS = 1.5, 5000
+
+
+def computed(formula: str, *sources: str) -> Computed:
+    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+
+
+def add_worked_examples(reg: Scope) -> None:
+    x = TEACHING_VECTOR
+    shifted = [v + SHIFT for v in x]
+    scaled = [v * SCALE for v in x]
+    reg.add("worked.shift", SHIFT, fixed(SHIFT, 0), computed("the playground's shift", NUMBERS))
+    reg.add("worked.scale", SCALE, fixed(SCALE, 0), computed("the playground's scale", NUMBERS))
+    for name, vec in (("x", x), ("shifted", shifted), ("scaled", scaled)):
+        reg.add(f"worked.{name}", vec, vector(vec, 0), computed(f"teaching vector ({name})", NUMBERS))
+        reg.add(f"worked.{name}.mean", f.mean(vec), fixed(f.mean(vec), 0), computed("μ = mean(x)"))
+        reg.add(f"worked.{name}.var", f.variance(vec), fixed(f.variance(vec), 1), computed("mean((x − μ)²)"))
+        sd = f.variance(vec) ** 0.5
+        reg.add(f"worked.{name}.std", sd, fixed(sd, 3), computed("σ = √var"))
+        ms = f.rms(vec) ** 2
+        reg.add(f"worked.{name}.mean_square", ms, fixed(ms, 1), computed("mean(x²)"))
+        reg.add(f"worked.{name}.rms", f.rms(vec), fixed(f.rms(vec), 3), computed("√mean(x²)"))
+        sq, dev = f.squares(vec), f.squared_deviations(vec)
+        reg.add(f"worked.{name}.squares", sq, vector(sq, 0), computed("x_i²"))
+        reg.add(f"worked.{name}.sq_dev", dev, vector(dev, 0), computed("(x_i − μ)²"))
+        ln, rn = f.layernorm(vec), f.rmsnorm(vec)
+        reg.add(f"worked.{name}.layernorm", ln, vector(ln, 3), computed("(x − μ)/σ"))
+        reg.add(f"worked.{name}.rmsnorm", rn, vector(rn, 3), computed("x / RMS(x)"))
+    n = f.length(f.rmsnorm(x))
+    reg.add("worked.rmsnorm_length", n, fixed(n, 0), computed("‖RMSNorm(x)‖ = √d"))
+    reg.add("worked.d", len(x), integer(len(x)), computed("len(teaching vector)", NUMBERS))
+
+
+def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
+    """Where the anchor's RMSNorms sit, what ε does there, and the sphere RMSNorm puts a token on."""
+    t = inputs.anchor.config.text_config
+    d = t.hidden_size
+    sphere = d ** 0.5
+    reg.add("sqrt_d", sphere, fixed(sphere, 2), computed("√hidden_size", anchor_source("hidden_size")))
+    norms = f.anchor_norms(t)
+    reg.add("norms.entry.per_layer", norms["entry"]["per_layer"], integer(norms["entry"]["per_layer"]),
+            computed("anchor_norms()['entry']: input_layernorm + post_attention_layernorm",
+                     anchor_source("num_hidden_layers"), FORMULAS))
+    for place, what in (("entry", "2 × num_hidden_layers"), ("final", "one after the last layer"),
+                        ("qk", "2 × count of 'full_attention' in layer_types"),
+                        ("gdn", "count of 'linear_attention' in layer_types")):
+        n = norms[place]["count"]
+        reg.add(f"norms.{place}.count", n, integer(n),
+                computed(f"anchor_norms()['{place}']: {what}", anchor_source("layer_types"), FORMULAS))
+    reg.add("norms.qk.per_layer", norms["qk"]["per_layer"], integer(norms["qk"]["per_layer"]),
+            computed("anchor_norms()['qk']: q_norm + k_norm per full-attention layer",
+                     anchor_source("layer_types"), FORMULAS))
+    reg.add("norms_per_layer_params", 2 * d, integer(2 * d), computed("2 × hidden_size", anchor_source("hidden_size")))
+    reg.add("direction_dof", d - 1, integer(d - 1),
+            computed("hidden_size − 1 (a direction in d dimensions)", anchor_source("hidden_size")))
+    unit = f.eps_relative_effect(1.0, t.rms_norm_eps)
+    reg.add("eps_effect.unit_rms", unit, scientific(float(f"{unit:.1e}")),
+            computed("1 − √(1 / (1 + rms_norm_eps)): output shrink for a token of mean square 1",
+                     anchor_source("rms_norm_eps"), FORMULAS))
+    at_eps = f.eps_relative_effect(t.rms_norm_eps, t.rms_norm_eps)
+    reg.add("eps_effect.at_eps", at_eps, percent(at_eps, 1),
+            computed("1 − √(ε / (ε + ε)): output shrink for a token whose mean square equals ε",
+                     anchor_source("rms_norm_eps"), FORMULAS))
+    # which ε the compared models use (the lesson's "why 1e−6 and not 0")
+    eps = f.eps_counts([m.norm_eps for m in inputs.frontier.models])
+    src = f"{FRONTIER} (norm_eps of every model that states one)"
+    n_eps = sum(eps.values())
+    reg.add("eps.models", n_eps, integer(n_eps), computed("models with a norm_eps", src, FORMULAS))
+    for name, value in (("smallest", min(eps)), ("largest", max(eps))):
+        reg.add(f"eps.{name}", value, scientific(value), computed(f"{name} norm_eps", src, FORMULAS))
+        reg.add(f"eps.{name}.count", eps[value], integer(eps[value]),
+                computed(f"models whose norm_eps is the {name}", src, FORMULAS))
+
+
+def add_weight_decay(reg: Scope, inputs: Inputs) -> None:
+    base = inputs.experiments.base
+    src = "models/experiments.json (base)"
+    reg.add("wd.default_gain", WD_GAIN, fixed(WD_GAIN, 2), computed("widget default", NUMBERS))
+    reg.add("wd.default_steps", WD_STEPS, integer(WD_STEPS), computed("widget default", NUMBERS))
+    k = f.weight_decay_factor(base.lr, base.weight_decay, WD_STEPS)
+    reg.add("wd.factor", k, fixed(k, 3), computed("(1 − lr·wd)^steps", src, FORMULAS))
+    g = f.standard_gain_after_decay(WD_GAIN, base.lr, base.weight_decay, WD_STEPS)
+    reg.add("wd.standard_gain", g, fixed(g, 3), computed("g · (1 − lr·wd)^steps", src, FORMULAS))
+    z = f.zero_centered_gain_after_decay(WD_GAIN, base.lr, base.weight_decay, WD_STEPS)
+    reg.add("wd.zero_centered_gain", z, fixed(z, 3), computed("1 + w · (1 − lr·wd)^steps", src, FORMULAS))
+
+
+SIM_SETTINGS = {  # the lesson's walk through the simulator's switches, at its default N and gain
+    "residual_only": dict(residual=True, prenorm=False, scale=False),
+    "prenorm": dict(residual=True, prenorm=True, scale=False),
+    "prenorm_scaled": dict(residual=True, prenorm=True, scale=True),
+}
+SIM_WORDS = {"residual_only": "residual on, pre-RMSNorm off", "prenorm": "residual on, pre-RMSNorm on",
+             "prenorm_scaled": "residual on, pre-RMSNorm on, write-back × 1/√N"}
+
+
+def add_simulator(reg: Scope) -> None:
+    """The simulator's read-outs from its Python twin, so the prose quotes exactly what the widget shows."""
+    N, gain = SIM.default_layers, SIM.default_gain
+    where = f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"
+    reg.add("sim.default_layers", N, integer(N), computed("the simulator's default N", where))
+    reg.add("sim.default_gain", gain, fixed(gain, 2), computed("the simulator's default init gain", where))
+    for name, kw in SIM_SETTINGS.items():
+        r = simulate(N, gain, **kw)
+        if name == "residual_only":  # the same x_0 in every setting: where the stream starts
+            reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
+                    computed("RMS of the residual stream x_0 before the first sublayer", where))
+        at = f"N = {N}, gain = {gain}, {SIM_WORDS[name]}"
+        reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
+                computed(f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}", where))
+        reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
+                computed(f"RMS of the final residual stream; {at}", where))
+        reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
+                computed(f"RMS of the top sublayer's input; {at}", where))
+
+
+# ---------------------------------------------------------------- measured
+
+OP_LABELS = {  # how each benchmarked op is named on the page and in the figure
+    "layernorm": {"zh": "LayerNorm(F.layer_norm,融合)", "en": "LayerNorm (F.layer_norm, fused)"},
+    "rmsnorm": {"zh": "RMSNorm(F.rms_norm)", "en": "RMSNorm (F.rms_norm)"},
+    "rmsnorm_manual": {"zh": "RMSNorm(手写)", "en": "RMSNorm (hand-written)"},
+    "rmsnorm_zero_centered": {"zh": "零中心 RMSNorm(手写)", "en": "zero-centered RMSNorm (hand-written)"},
+    "layernorm_compiled": {"zh": "LayerNorm(torch.compile)", "en": "LayerNorm (torch.compile)"},
+    "rmsnorm_manual_compiled": {"zh": "RMSNorm(手写,torch.compile)", "en": "RMSNorm (hand-written, torch.compile)"},
+    "rmsnorm_zero_centered_compiled": {"zh": "零中心 RMSNorm(torch.compile)",
+                                       "en": "zero-centered RMSNorm (torch.compile)"},
+}
+
+
+def add_bench(reg: Scope, device: str, b) -> None:
+    p = b.provenance
+    prov = Measured(run=f"norm-bench-{device}", device=p.device_name, date=p.date, commit=p.commit)
+    k = f"bench.{device}"
+    reg.add(f"{k}.device_name", b.device_name, b.device_name, prov)
+    reg.add(f"{k}.date", p.date, p.date, prov)
+    reg.add(f"{k}.commit", p.commit, p.commit, prov)
+    reg.add(f"{k}.reps", b.reps, integer(b.reps), prov)
+    reg.add(f"{k}.warmup", b.warmup, integer(b.warmup), prov)
+    reg.add(f"{k}.shape", b.shape, " × ".join(integer(n) for n in b.shape), prov)
+    reg.add(f"{k}.copy_gbps", b.plain_copy.gbps, fixed(b.plain_copy.gbps, 1), prov, unit="GB/s")
+    reg.add(f"{k}.copy_median_ms", b.plain_copy.median_ms, fixed(b.plain_copy.median_ms, 3), prov, unit="ms")
+    for op, t in b.ops.items():
+        reg.add(f"{k}.{op}.median_ms", t.median_ms, fixed(t.median_ms, 3), prov, unit="ms")
+        reg.add(f"{k}.{op}.iqr_ms", t.iqr_ms, fixed(t.iqr_ms, 3), prov, unit="ms")
+        reg.add(f"{k}.{op}.q1_ms", t.q1_ms, fixed(t.q1_ms, 3), prov, unit="ms")
+        reg.add(f"{k}.{op}.q3_ms", t.q3_ms, fixed(t.q3_ms, 3), prov, unit="ms")
+        reg.add(f"{k}.{op}.gbps", t.gbps, fixed(t.gbps, 1), prov, unit="GB/s")
+        reg.add(f"{k}.{op}.fraction_of_copy", t.fraction_of_copy_gbps, percent(t.fraction_of_copy_gbps, 1), prov)
+    for op, c in b.compiled.items():
+        reg.add(f"{k}.{op}.compile_s", c.compile_s, fixed(c.compile_s, 1), prov, unit="s")
+    if "layernorm" in b.ops and "rmsnorm" in b.ops:
+        x = b.ops["rmsnorm"].median_ms / b.ops["layernorm"].median_ms
+        reg.add(f"{k}.rmsnorm_over_layernorm", x, fixed(x, 2) + "×", prov)
+
+
+# The comparisons the reading notes rest on: (key, run a, run b, metric), a minus b seed by seed.
+COMPARISONS = [
+    ("ln_vs_rms", "c4_layernorm", BASELINE, "final_val_loss"),
+    ("ln_vs_rms_lr1e-3", "c4_layernorm_lr1e-3", "c4_baseline_lr1e-3", "final_val_loss"),
+    ("rms_lr1e-3_vs_3e-3", "c4_baseline_lr1e-3", BASELINE, "final_val_loss"),
+    ("postln_vs_preln.init_block_grad_mean", "c4_postln", BASELINE, "init_block_grad_mean"),
+    ("postln_warmup_vs_baseline", "c8_postln_lr1e-3_warmup100", BASELINE, "final_val_loss"),
+    ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss"),
+    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss"),
+]
+DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
+
+
+def add_gains(reg: Scope, results: Results) -> None:
+    """The norm gains at the end of the weight-decay runs: over every norm of the model, the mean of the
+    effective gain (g, or 1 + w) and the smallest and largest entry, each averaged over seeds."""
+    for run in DECAY_RUNS:
+        if run not in results.runs:
+            continue
+        runs = results.runs[run]
+        prov = provenance(runs, f"{run} (end gains)")
+        per_seed = [[g for g in r.end.gains] for r in runs]
+        spread_keys(reg, f"gains.{run}.mean", [sum(g.mean for g in gs) / len(gs) for gs in per_seed],
+                    lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"gains.{run}.min", [min(g.min for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"gains.{run}.max", [max(g.max for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
+
+
+def add_measured(reg: Scope, results: Results) -> None:
+    for key, a, b, metric in COMPARISONS:
+        if a in results.runs and b in results.runs:
+            compare(reg, f"compare.{key}" if "." in key else f"compare.{key}.{metric}", results, a, b, metric)
+    if "c4_postln" in results.runs and BASELINE in results.runs:
+        post, pre = results.runs["c4_postln"], results.runs[BASELINE]
+        ratios = [sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm) for a, b in zip(post, pre)]
+        spread_keys(reg, "compare.postln_over_preln_init_grads", ratios, lambda x: significant(x, 2),
+                    provenance(post, f"c4_postln / {BASELINE} (init block gradients)"))
+    add_gains(reg, results)
+    for device, b in results.benches.items():
+        add_bench(reg, device, b)
+
+
+def add_numbers(reg: Scope, inputs: Inputs) -> None:
+    add_worked_examples(reg)
+    add_anchor_norms(reg, inputs)
+    add_weight_decay(reg, inputs)
+    add_simulator(reg)
+    add_measured(reg, inputs.results)

@@ -1,0 +1,42 @@
+"""Each page loads what it uses and nothing more: a widget's module only where that widget is, plotly.js
+only where a figure or a charting widget draws; the home page and the appendix load neither."""
+import re
+
+from conftest import LANGS
+
+SCRIPT = re.compile(r'<script src="([^"]+)"')
+
+
+def scripts(site_dir, path: str) -> list[str]:
+    html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+    return SCRIPT.findall(html)
+
+
+def test_pages_without_figures_or_widgets_load_no_plotly(site_dir):
+    for lang in LANGS:
+        prefix = "en/" if lang == "en" else ""
+        for page in ("", "appendix/numbers/", "appendix/references/", "c4/"):
+            found = scripts(site_dir, prefix + page)
+            assert not any("plotly" in s for s in found), f"{prefix + page} loads plotly.js: {found}"
+            assert not any("/units/" in s for s in found), f"{prefix + page} loads widget modules: {found}"
+
+
+def test_a_lesson_page_loads_exactly_its_widgets_and_plotly(site_dir, units):
+    for lesson in units.lessons:
+        for lang in LANGS:
+            path = ("en/" if lang == "en" else "") + lesson.pages[0] + "/"
+            html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+            used = set(re.findall(r'data-widget="([\w\-]+)"', html))
+            loaded = {s.rsplit("/", 1)[-1] for s in scripts(site_dir, path) if "/units/" in s}
+            assert loaded == {units.widget(n)[1].script for n in used}, path
+            needs_plotly = 'class="plotly-figure"' in html or any(units.widget(n)[1].plotly for n in used)
+            assert any("plotly" in s for s in scripts(site_dir, path)) == needs_plotly, path
+            assert html.count("plotly.min.js") <= 1, path
+
+
+def test_every_script_a_page_names_exists(site_dir):
+    for page in site_dir.rglob("index.html"):
+        for src in SCRIPT.findall(page.read_text(encoding="utf-8")):
+            if src.startswith(("http:", "https:", "//")):
+                raise AssertionError(f"{page}: script from another host: {src}")
+            assert (page.parent / src.split("?")[0]).resolve().exists(), f"{page}: {src}"

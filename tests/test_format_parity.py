@@ -1,0 +1,40 @@
+"""Python (course/core/formats.py) and JavaScript (docs/assets/js/format.js) write a number the same
+way: one rounding rule, half away from zero on the exact binary value, over ties, negatives and zero."""
+import json
+import subprocess
+
+import pytest
+
+from course.core import formats
+from course.core.paths import DOCS
+
+CASES = [(1.125, 2), (2.5, 0), (-2.5, 0), (0.5, 0), (-0.5, 0), (1.005, 2), (0.125, 2), (-0.125, 2), (2.675, 2),
+         (0.0, 0), (0.0, 3), (-0.0, 2), (-0.0001, 3), (0.0004999, 3), (1234567.891, 1), (-1234.5, 0), (99.995, 2),
+         (660480, 0), (0.00707106781, 5), (11.357816691600547, 2), (-1.0690449676496976, 3), (1e-7, 2)]
+VECTORS = [([-1.0690449676496976, -0.5345224838248488, 0.0, 1.6035674514745464], 3), ([0.0004, -0.0004, 2.5], 0)]
+
+
+def js(expr_cases: str) -> list:
+    script = (f"require({json.dumps(str(DOCS / 'assets/js/format.js'))});"
+              f"const F = globalThis.CWFormat; process.stdout.write(JSON.stringify({expr_cases}));")
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_fixed_agrees_on_ties_negatives_and_zero():
+    got = js(f"{json.dumps(CASES)}.map(([x, d]) => F.fixed(x, d))")
+    want = [formats.fixed(x, d) for x, d in CASES]
+    assert got == want
+    assert want[:3] == ["1.13", "3", "\u22123"]   # the rule itself: ties go away from zero
+
+
+def test_vector_agrees_and_writes_a_plain_zero():
+    got = js(f"{json.dumps(VECTORS)}.map(([xs, d]) => F.vector(xs, d))")
+    assert got == [formats.vector(xs, d) for xs, d in VECTORS]
+    assert got[0] == "[\u22121.069, \u22120.535, 0, 1.604]"
+
+
+@pytest.mark.parametrize("x", [float("nan"), float("inf")])
+def test_a_number_that_is_not_finite_is_a_dash_in_both(x):
+    assert formats.fixed(x, 2) == "—"
+    assert js("[F.fixed(NaN, 2), F.fixed(Infinity, 2)]") == ["—", "—"]
