@@ -85,20 +85,21 @@ WIDGET_ROOT = re.compile(r'data-widget="([\w\-]+)"')
 
 
 def on_post_page(output, page, config):
-    """Load what this page uses, and nothing else: each widget's module, and plotly.js when a figure (a
-    lesson's or a notebook's) or a widget that draws charts is on the page."""
+    """Load what this page uses, and nothing else: each widget's module (and its stylesheet, if it has
+    one), and plotly.js when a figure (a lesson's or a notebook's) or a widget that draws charts is on it."""
     names = sorted(set(WIDGET_ROOT.findall(output)))
-    scripts, plotly = [], 'class="plotly-figure"' in output
+    scripts, styles, plotly = [], [], 'class="plotly-figure"' in output
     for name in names:
         unit, widget = STATE.units.widget(name)
         scripts.append(unit_script(unit.id, widget.script))
+        if unit.css(widget).exists():
+            styles.append(unit_script(unit.id, unit.css(widget).name))
         plotly = plotly or widget.plotly
     if plotly:
         scripts.insert(0, PLOTLY)
-    if not scripts:
-        return output
-    tags = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
-    return output.replace("</body>", tags + "</body>", 1)
+    css = "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in styles)
+    js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
+    return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
 
 
 @plugins.event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
@@ -112,6 +113,8 @@ def on_files(files, config):
     extra = {PLOTLY: Path(plotly.__file__).parent / "package_data" / "plotly.min.js"}
     for unit, widget in STATE.units.widgets():
         extra[unit_script(unit.id, widget.script)] = unit.js(widget)
+        if unit.css(widget).exists():
+            extra[unit_script(unit.id, unit.css(widget).name)] = unit.css(widget)
     for fig in sorted(FIGURES.glob("*.json")):
         extra[f"assets/figures/{fig.name}"] = fig
     for uri, src in extra.items():

@@ -77,6 +77,10 @@ class Unit:
     def js(self, widget: Widget) -> Path:
         return self.folder / "js" / widget.script
 
+    def css(self, widget: Widget) -> Path:
+        """The widget's own stylesheet, js/NAME.css beside its module (optional: most use course.css)."""
+        return self.js(widget).with_suffix(".css")
+
 
 @dataclass(frozen=True)
 class Units:
