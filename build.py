@@ -7,13 +7,13 @@ as they were. The stages' work lives in course/ (core, chapter), lessons/ and mo
 
     python build.py                 build what changed, then the site
     python build.py --rerun numbers force one stage (and whatever its new outputs change)
-    python build.py --no-site       stop before the site (make serve lets `mkdocs serve` build it)
+    python build.py --no-site       stop before the site
     python build.py --frozen        never train: fail, naming each result that is stale or missing
     python build.py --no-train      never train: report stale or missing results, build with what is there
     python build.py --draft         while writing a lesson: unknown keys show as ⟨key?⟩, failing claims warn
 
-`mkdocs serve` runs the cheap stages itself (validate → measurements, checked, never trained → numbers →
-figures) through `refresh_for_serving` when their outputs are missing or stale (course/core/hook.py).
+`mkdocs serve` (and a bare `mkdocs build`) runs the CHEAP stages itself through run_stages, never training,
+when their inputs changed or their outputs are missing (course/core/hook.py).
 """
 from __future__ import annotations
 
@@ -49,25 +49,28 @@ class Stage:
     outputs: Callable[[], list[Path]] = lambda: []
     # a stage that knows its inputs better than a list of files keys itself (the notebooks: what each one read)
     key: Optional[Callable[[], str]] = None
+    # the measurements under --frozen or --no-train are not made but checked against what these return (the
+    # committed results): those are inputs then, and a missing output is what the check reports, not a reason to rerun
+    checked: Optional[Callable[[], list[Path]]] = None
+
+    def checking(self, args) -> bool:
+        return self.checked is not None and bool(policy(args))
 
     def state_name(self, args) -> str:
-        """Where its key is kept: a measurement check that never trains keeps its own entry, so switching
-        between `--frozen` and a plain build does not redo either."""
-        return f"{self.name}:{policy(args)}" if self.name == "measurements" and policy(args) else self.name
+        """Where its key is kept: a check keeps its own entry, so switching between `--frozen` and a plain
+        build does not redo either."""
+        return f"{self.name}:{policy(args)}" if self.checking(args) else self.name
 
     def digest(self, args) -> str:
         if self.key:
             return self.key()
-        inputs = self.inputs()
-        if self.name == "measurements" and policy(args):
-            inputs += files(*RESULTS)  # it checks the committed results against the code, so they are inputs
-        return hash_files(inputs, ROOT, extra=self.name + policy(args))
+        inputs = self.inputs() + (self.checked() if self.checking(args) else [])
+        return hash_files(inputs, ROOT, extra=self.state_name(args))
 
     def fresh(self, args, state: dict, digest: str) -> bool:
         if self.name in args.rerun or "all" in args.rerun or state.get(self.state_name(args)) != digest:
             return False
-        # a check that never trains reports missing results rather than making them
-        return bool(self.name == "measurements" and policy(args)) or all(p.exists() for p in self.outputs())
+        return self.checking(args) or all(p.exists() for p in self.outputs())
 
 
 def policy(args) -> str:
@@ -167,7 +170,7 @@ STAGES = [
     Stage("validate", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *CODE), run_validate),
     # inputs of the runs only: a data file the small model does not read never retrains it
     Stage("measurements", lambda: files("models/*.py", "models/experiments.json"), run_measurements,
-          measurement_outputs),
+          measurement_outputs, checked=lambda: files(*RESULTS)),
     Stage("numbers", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *RESULTS, *CODE), run_numbers, lambda: [REGISTRY]),
     Stage("figures", lambda: files(*RESULTS, *CODE) + [PLOTLY_JS], run_figures, figure_outputs),
     # each notebook is keyed on its own source and on what it read when it last ran (course/core/notebooks.py)
