@@ -9,7 +9,10 @@ Goals: page-specific ≤ 1 MB; 0 requests to other hosts. Run `python build.py` 
 """
 import statistics
 import sys
+from pathlib import Path
 from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, before any editable install's
 
 from course.core.browser import LOCAL_HOSTS, launch, serve
 from course.core.paths import SITE

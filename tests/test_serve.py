@@ -66,3 +66,15 @@ def test_saved_edits_reload_with_new_numbers_and_bad_ones_keep_the_last_good(ser
 
     set_hidden_size(root, 3072)                                        # fixed: serving goes on from there
     server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*>3,072<', timeout=300)
+
+
+def test_an_edited_module_is_imported_afresh(server):
+    """Serving keeps one process: an edit to the code that computes a number takes effect on the next rebuild."""
+    numbers = server.root / "course/chapter/numbers.py"
+    text = numbers.read_text(encoding="utf-8")
+    assert 'computed("hidden_size", src("hidden_size"))' in text
+    numbers.write_text(text.replace('computed("hidden_size", src("hidden_size"))',
+                                    'computed("hidden_size, as edited", src("hidden_size"))'), encoding="utf-8")
+    server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*title="Computed: hidden_size, as edited;',
+                             timeout=300)
+    assert "reloaded the project's code (course.chapter.numbers" in server.output
