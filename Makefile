@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-12)
 SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: serve site test refresh browser clean
+.PHONY: install serve site publish test refresh browser clean
 
 AXE    := node_modules/axe-core/axe.min.js
 
@@ -14,12 +14,19 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@rm -f $(VENV)/.installed-* && touch $@
 
-serve: $(STAMP)                 ## build the numbers and figures, then serve at 127.0.0.1:8000
-	$(PY) build.py --no-site
+install: $(STAMP)               ## .venv with the pinned packages and the project itself (editable)
+
+serve: $(STAMP)                 ## serve at 127.0.0.1:8000; numbers and figures follow every saved edit
+	$(PY) build.py --no-site --no-train    # executes the notebooks too; plain `mkdocs serve` shows them as they are
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
 site: $(STAMP)                  ## build everything into site/
 	$(PY) build.py
+
+# What .github/workflows/pages.yml runs (and tests/test_publish.py, on fresh copies): never trains, and
+# fails naming each result that is stale or missing.
+publish: $(STAMP)               ## build site/ from the committed results only
+	$(PY) build.py --frozen
 
 refresh: $(STAMP)               ## rerun every measurement (training runs, benchmarks), then build
 	$(PY) build.py --rerun measurements
@@ -36,4 +43,4 @@ test: $(STAMP) browser $(AXE)   ## the whole test suite
 	$(PY) -m pytest -q
 
 clean:
-	rm -rf .build site site.tmp site.old figures/*.json
+	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js

@@ -7,10 +7,13 @@ as they were. The stages' work lives in course/ (core, chapter), lessons/ and mo
 
     python build.py                 build what changed, then the site
     python build.py --rerun numbers force one stage (and whatever its new outputs change)
-    python build.py --no-site       stop before the site (make serve lets `mkdocs serve` build it)
+    python build.py --no-site       stop before the site
     python build.py --frozen        never train: fail, naming each result that is stale or missing
     python build.py --no-train      never train: report stale or missing results, build with what is there
     python build.py --draft         while writing a lesson: unknown keys show as ⟨key?⟩, failing claims warn
+
+`mkdocs serve` (and a bare `mkdocs build`) runs the CHEAP stages itself through run_stages, never training,
+when their inputs changed or their outputs are missing (course/core/hook.py).
 """
 from __future__ import annotations
 
@@ -22,9 +25,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
-from course.core.paths import BUILD, FIGURES, REGISTRY, ROOT, SITE, STAGE_STATE
+from course.core.files import hash_files, write_atomic
+from course.core.paths import BUILD, PLOTLY_JS, REGISTRY, ROOT, SITE, STAGE_STATE
 
 
 def files(*patterns: str) -> list[Path]:
@@ -43,6 +47,35 @@ class Stage:
     inputs: Callable[[], list[Path]]
     run: Callable[[argparse.Namespace], str]  # returns a one-line summary
     outputs: Callable[[], list[Path]] = lambda: []
+    # a stage that knows its inputs better than a list of files keys itself (the notebooks: what each one read)
+    key: Optional[Callable[[], str]] = None
+    # the measurements under --frozen or --no-train are not made but checked against what these return (the
+    # committed results): those are inputs then, and a missing output is what the check reports, not a reason to rerun
+    checked: Optional[Callable[[], list[Path]]] = None
+
+    def checking(self, args) -> bool:
+        return self.checked is not None and bool(policy(args))
+
+    def state_name(self, args) -> str:
+        """Where its key is kept: a check keeps its own entry, so switching between `--frozen` and a plain
+        build does not redo either."""
+        return f"{self.name}:{policy(args)}" if self.checking(args) else self.name
+
+    def digest(self, args) -> str:
+        if self.key:
+            return self.key()
+        inputs = self.inputs() + (self.checked() if self.checking(args) else [])
+        return hash_files(inputs, ROOT, extra=self.state_name(args))
+
+    def fresh(self, args, state: dict, digest: str) -> bool:
+        if self.name in args.rerun or "all" in args.rerun or state.get(self.state_name(args)) != digest:
+            return False
+        return self.checking(args) or all(p.exists() for p in self.outputs())
+
+
+def policy(args) -> str:
+    """The measurement policy: '' (train what is stale), 'frozen' or 'no-train'."""
+    return "frozen" if args.frozen else "no-train" if args.no_train else ""
 
 
 class StaleResults(RuntimeError):
@@ -109,7 +142,8 @@ def run_figures(args) -> str:
 
 
 def figure_outputs() -> list[Path]:
-    return [FIGURES / f"{f.name}.json" for _, f in units().figures()]
+    from course.core.figures import figure_files
+    return figure_files([f.name for _, f in units().figures()])
 
 
 def measurement_outputs() -> list[Path]:
@@ -118,8 +152,8 @@ def measurement_outputs() -> list[Path]:
 
 
 def run_notebooks(args) -> str:
-    from course.core.notebooks import execute_all
-    return execute_all()
+    from course.core.notebooks import execute_stale
+    return execute_stale(force=bool({"notebooks", "all"} & set(args.rerun)))
 
 
 def notebook_outputs() -> list[Path]:
@@ -127,16 +161,60 @@ def notebook_outputs() -> list[Path]:
     return [executed_path(p) for p in sources()]
 
 
+def notebook_key() -> str:
+    from course.core.notebooks import stage_key
+    return stage_key()
+
+
 STAGES = [
     Stage("validate", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *CODE), run_validate),
     # inputs of the runs only: a data file the small model does not read never retrains it
     Stage("measurements", lambda: files("models/*.py", "models/experiments.json"), run_measurements,
-          measurement_outputs),
+          measurement_outputs, checked=lambda: files(*RESULTS)),
     Stage("numbers", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *RESULTS, *CODE), run_numbers, lambda: [REGISTRY]),
-    Stage("figures", lambda: files(*RESULTS, *CODE), run_figures, figure_outputs),
-    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/core/notebooks.py", "course/core/lab.py")
-          + [REGISTRY], run_notebooks, notebook_outputs),
+    Stage("figures", lambda: files(*RESULTS, *CODE) + [PLOTLY_JS], run_figures, figure_outputs),
+    # each notebook is keyed on its own source and on what it read when it last ran (course/core/notebooks.py)
+    Stage("notebooks", lambda: files("docs/**/*.ipynb"), run_notebooks, notebook_outputs, key=notebook_key),
 ]
+CHEAP = ("validate", "measurements", "numbers", "figures")  # what `mkdocs serve` refreshes by itself
+
+
+def run_stages(args: argparse.Namespace, names: tuple[str, ...] | None = None) -> list[tuple[str, str, float, str]]:
+    """Run each stage (of `names`, else all) whose inputs changed since it last succeeded; return
+    (stage, 'ran' | 'cached', seconds, note) for each. A stage that fails raises, leaving its old outputs."""
+    state = json.loads(STAGE_STATE.read_text()) if STAGE_STATE.exists() else {}
+    notes = state.setdefault("notes", {})
+    summary = []
+    for stage in STAGES:
+        if names is not None and stage.name not in names:
+            continue
+        t0 = time.perf_counter()
+        digest = stage.digest(args)
+        if stage.fresh(args, state, digest):
+            summary.append((stage.name, "cached", time.perf_counter() - t0, notes.get(stage.state_name(args), "")))
+            continue
+        print(f"[{stage.name}] running", flush=True)
+        note = stage.run(args)
+        # the notebooks learn what they read by running: key them on that
+        state[stage.state_name(args)] = stage.digest(args) if stage.key else digest
+        notes[stage.state_name(args)] = note
+        BUILD.mkdir(exist_ok=True)
+        write_atomic(STAGE_STATE, json.dumps(state, indent=1, ensure_ascii=False) + "\n")
+        summary.append((stage.name, "ran", time.perf_counter() - t0, note))
+    return summary
+
+
+def failure(e: Exception) -> str:
+    """One readable line for a build that stopped: what kind of problem, and the message."""
+    from course.core.schema import InputError
+    kind = "input error" if isinstance(e, InputError) else "stale results" if isinstance(e, StaleResults) \
+        else "build failed"
+    return f"{kind}: {e}"
+
+
+def serving_args(draft: bool) -> argparse.Namespace:
+    """What `mkdocs serve` builds with: never training (a stale result is reported, the committed one used)."""
+    return argparse.Namespace(rerun=[], no_site=True, frozen=False, no_train=True, draft=draft)
 
 
 # ---------------------------------------------------------------- the site
@@ -148,12 +226,15 @@ def build_site(strict: bool = True) -> str:
     tmp, old = SITE.with_name("site.tmp"), SITE.with_name("site.old")
     for p in (tmp, old):
         shutil.rmtree(p, ignore_errors=True)
+    os.environ["COURSE_STAGES_CURRENT"] = "1"  # the hook need not check the stages this build has just run
     try:
         cfg = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp), strict=strict)
         build(cfg)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        os.environ.pop("COURSE_STAGES_CURRENT", None)
     if SITE.exists():
         SITE.rename(old)
     tmp.rename(SITE)
@@ -178,38 +259,14 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["COURSE_DRAFT"] = "1"
     else:
         os.environ.pop("COURSE_DRAFT", None)  # a real build never renders draft placeholders
-    from course.core.files import hash_files
-    from course.core.schema import InputError
-
-    state = json.loads(STAGE_STATE.read_text()) if STAGE_STATE.exists() else {}
-    summary: list[tuple[str, str, float, str]] = []
     try:
-        for stage in STAGES:
-            t0 = time.perf_counter()
-            # the measurement policy is part of that stage's key: a --no-train pass never hides a stale result
-            policy = "frozen" if args.frozen else "no-train" if args.no_train else ""
-            digest = hash_files(stage.inputs(), ROOT, extra=stage.name + (policy if stage.name == "measurements" else ""))
-            fresh = (state.get(stage.name) == digest and all(p.exists() for p in stage.outputs())
-                     and stage.name not in args.rerun and "all" not in args.rerun)
-            if fresh:
-                summary.append((stage.name, "cached", time.perf_counter() - t0, ""))
-                continue
-            print(f"[{stage.name}] running", flush=True)
-            note = stage.run(args)
-            if not (stage.name == "measurements" and "stale or missing" in note):
-                state[stage.name] = digest
-            BUILD.mkdir(exist_ok=True)
-            from course.core.files import write_atomic
-            write_atomic(STAGE_STATE, json.dumps(state, indent=1) + "\n")
-            summary.append((stage.name, "ran", time.perf_counter() - t0, note))
+        summary = run_stages(args)
         if not args.no_site:
             t0 = time.perf_counter()
             note = build_site()
             summary.append(("site", "ran", time.perf_counter() - t0, note))
     except Exception as e:  # every failure ends in one readable message and exit code 2
-        kind = "input error" if isinstance(e, InputError) else "stale results" if isinstance(e, StaleResults) \
-            else "build failed"
-        print(f"\n{kind}: {e}", file=sys.stderr)
+        print(f"\n{failure(e)}", file=sys.stderr)
         print("nothing was overwritten: site/, figures/ and results are as before", file=sys.stderr)
         return 2
     print("\nstage          status   seconds  note")

@@ -25,15 +25,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-from course.core.browser import launch, serve
-from course.core.paths import DOCS, REGISTRY, ROOT
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, before any editable install's
+
+from course.core.browser import launch, serve  # noqa: E402
+from course.core.paths import DOCS, PLOTLY_JS, REGISTRY, ROOT  # noqa: E402
 
 N = 128
 
 
 def widget_root() -> str:
     if not REGISTRY.exists():
-        subprocess.run([sys.executable, "build.py", "--no-site"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "build.py", "--no-site", "--no-train"], cwd=ROOT, check=True)
     from course.core.registry import Registry
     from course.core.units import discover
     from course.core.widgets import render
@@ -45,14 +47,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=50)
     args = ap.parse_args()
-    import plotly
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for js in (DOCS / "assets/js/format.js", DOCS / "assets/js/common.js", ROOT / "course/chapter/js/residual-sim.js"):
             shutil.copy(js, tmp / js.name)
-        shutil.copy(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", tmp / "plotly.min.js")
+        shutil.copy(PLOTLY_JS, tmp / "plotly.min.js")  # the bundle the site serves
         (tmp / "index.html").write_text(
             "<!doctype html><html lang='en'><head><link rel='icon' href='data:,'></head><body data-md-color-scheme='default'>" + widget_root() +
             "<script src='plotly.min.js'></script><script src='format.js'></script><script src='common.js'></script>"

@@ -6,10 +6,15 @@ and the figure data it loads; the assets every page shares, such as plotly.js, a
 separately, since a browser caches them), requests to other hosts, time to first contentful paint,
 and time until the page is interactive (DOMContentLoaded, with every figure and widget drawn).
 Goals: page-specific ≤ 1 MB; 0 requests to other hosts. Run `python build.py` first.
+
+    python scripts/measure_pages.py [SITE_DIR]     (default: this checkout's site/)
 """
 import statistics
 import sys
+from pathlib import Path
 from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, before any editable install's
 
 from course.core.browser import LOCAL_HOSTS, launch, serve
 from course.core.paths import SITE
@@ -50,13 +55,14 @@ def measure(browser, base: str, path: str) -> dict:
 
 
 def main() -> None:
-    if not SITE.exists():
+    site = Path(sys.argv[1]) if len(sys.argv) > 1 else SITE  # another built site, e.g. one kept from before a change
+    if not site.exists():
         sys.exit("site/ is missing: run `python build.py` first")
     from playwright.sync_api import sync_playwright
-    pages = sorted(str(p.parent.relative_to(SITE)).replace(".", "") + "/" for p in SITE.rglob("index.html"))
+    pages = sorted(str(p.parent.relative_to(site)).replace(".", "") + "/" for p in site.rglob("index.html"))
     print(f"{'page':34} {'own KB':>8} {'shared KB':>10} {'other hosts':>11} {'FCP ms':>8} {'ready ms':>9}")
     worst = 0
-    with sync_playwright() as p, serve(SITE) as base:
+    with sync_playwright() as p, serve(site) as base:
         browser = launch(p)
         for path in pages:
             runs = [measure(browser, base, path.lstrip("/")) for _ in range(REPS)]

@@ -14,6 +14,14 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+def fresh_copy(dest: Path) -> Path:
+    """The project as a fresh clone has it: sources and committed results, nothing the build derives."""
+    copy_project(dest)
+    for derived in (".build", "site", "figures"):
+        shutil.rmtree(dest / derived, ignore_errors=True)
+    return dest
+
+
 def edit_json(path: Path, change) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)

@@ -3,6 +3,7 @@ only where a figure or a charting widget draws; the home page and the appendix l
 import re
 
 from conftest import LANGS
+from course.core.paths import PLOTLY_URI
 
 SCRIPT = re.compile(r'<script src="([^"]+)"')
 
@@ -31,7 +32,7 @@ def test_a_lesson_page_loads_exactly_its_widgets_and_plotly(site_dir, units):
             assert loaded == {units.widget(n)[1].script for n in used}, path
             needs_plotly = 'class="plotly-figure"' in html or any(units.widget(n)[1].plotly for n in used)
             assert any("plotly" in s for s in scripts(site_dir, path)) == needs_plotly, path
-            assert html.count("plotly.min.js") <= 1, path
+            assert html.count(PLOTLY_URI.rsplit("/", 1)[-1]) <= 1, path
 
 
 def test_every_script_a_page_names_exists(site_dir):

@@ -4,13 +4,54 @@ from __future__ import annotations
 
 import html
 import json
+import sys
 
 from course.core.paths import REGISTRY
 
 
-def registry() -> dict:
+class RegistryReads(dict):
+    """The registry as a plain dict that announces every key the notebook looks up (as an audit event:
+    nothing listens outside the build, and then it costs nothing). The build's kernel records them, so a
+    notebook is re-executed only when a number it read changes (course/core/notebooks.py)."""
+
+    def __getitem__(self, key):
+        sys.audit("course.lab.key", key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        sys.audit("course.lab.key", key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        sys.audit("course.lab.key", key)
+        return super().__contains__(key)
+
+    # walking the whole registry reads every number in it
+    def __iter__(self):
+        sys.audit("course.lab.all")
+        return super().__iter__()
+
+    def keys(self):
+        sys.audit("course.lab.all")
+        return super().keys()
+
+    def values(self):
+        sys.audit("course.lab.all")
+        return super().values()
+
+    def items(self):
+        sys.audit("course.lab.all")
+        return super().items()
+
+    def copy(self):
+        sys.audit("course.lab.all")
+        return dict(super().items())
+
+
+def registry() -> RegistryReads:
     """The build's registry: {key: {value, text, provenance, ...}}. Run `python build.py` first."""
-    return json.loads(REGISTRY.read_text(encoding="utf-8"))
+    sys.audit("course.lab.registry")  # the file is read through this helper: the keys read are what counts
+    return RegistryReads(json.loads(REGISTRY.read_text(encoding="utf-8")))
 
 
 def show(fig) -> None:

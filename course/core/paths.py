@@ -14,6 +14,10 @@ REGISTRY = BUILD / "registry.json"
 STAGE_STATE = BUILD / "stages.json"
 EXECUTED_NOTEBOOKS = BUILD / "notebooks"
 SITE = ROOT / "site"
+# plotly.js: the official cartesian bundle (scatter, bar, heatmap, contour, box, histogram, ...), vendored
+# with its license; the one copy every page with a chart and every standalone figure file loads
+PLOTLY_URI = "assets/vendor/plotly/plotly-cartesian.min.js"
+PLOTLY_JS = DOCS / PLOTLY_URI
 
 
 def relative(path: Path) -> str:

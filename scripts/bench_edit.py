@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Time what an author waits for after editing a number's source (a script, not a test).
+
+In a throwaway copy of the project, built once first, the anchor model's hidden_size in
+data/anchor-model.json is switched back and forth (5,120 ↔ 4,096: many numbers change, no notebook
+reads them, nothing trains). Measured, each as a median:
+
+1. edit-rebuild: the edit, then `python build.py` as a fresh process, against a bare
+   `mkdocs build --strict` of the same site (run right after, when nothing is left to refresh);
+   alternating, after one warm-up of each (goal: ratio ≤ 1.5×);
+2. serve-reload: under `mkdocs serve`, from saving the edit to the page serving the new number.
+
+    python scripts/bench_edit.py [--reps 5] [--draft]
+
+--draft builds with `--no-train --draft` (and serves with COURSE_DRAFT=1), for while results are missing.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's packages and test helpers, before any editable install's
+from dev_server import MKDOCS, DevServer  # noqa: E402
+from project_copy import copy_project, edit_json  # noqa: E402
+
+SIZES = (4096, 5120)
+PAGE = "en/c4/normalization/"
+
+
+def set_hidden_size(root: Path, value: int) -> None:
+    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(hidden_size=value))
+
+
+def timed(cmd: list[str], root: Path, env: dict) -> float:
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
+    return time.perf_counter() - t0
+
+
+def summary(name: str, xs: list[float]) -> str:
+    return f"{name:<22}: median {statistics.median(xs):6.2f} s  (min {min(xs):.2f}, max {max(xs):.2f}, n={len(xs)})"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--draft", action="store_true", help="build with --no-train --draft; serve with COURSE_DRAFT=1")
+    args = ap.parse_args()
+    root = copy_project(Path(tempfile.mkdtemp(prefix="bench-edit-")) / "project")
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_DRAFT", "COURSE_TEST_BUILD")}
+    build = [sys.executable, "build.py", *(("--no-train", "--draft") if args.draft else ("--frozen",))]
+    bare_env = {**env, **({"COURSE_DRAFT": "1"} if args.draft else {})}
+    bare = [str(MKDOCS), "build", "--strict", "--quiet", "--site-dir", tempfile.mkdtemp(prefix="bare-site-")]
+
+    timed(build, root, env), timed(bare, root, bare_env)  # warm-up: caches filled, notebooks executed
+    rebuild, plain = [], []
+    for i in range(args.reps):
+        set_hidden_size(root, SIZES[i % 2])
+        rebuild.append(timed(build, root, env))
+        plain.append(timed(bare, root, bare_env))
+    print(summary("edit → build.py", rebuild))
+    print(summary("bare mkdocs build", plain))
+    print(f"{'ratio':<22}: {statistics.median(rebuild) / statistics.median(plain):.2f}x  (goal <= 1.5x)")
+
+    server = DevServer(root, draft=args.draft)
+    try:
+        server.wait_for(r"Serving on http")
+        reload = []
+        for i in range(args.reps):
+            value, mark = SIZES[(i + args.reps) % 2], len(server.lines)  # never the value the builds above left
+            set_hidden_size(root, value)
+            reload.append(server.wait_until_served(PAGE, rf'data-key="anchor\.hidden_size"[^>]*>{value:,}<'))
+            server.wait_for(r"Reloading browsers", after=mark, timeout=300)  # the whole rebuild is over
+            time.sleep(1)
+    finally:
+        server.stop()
+    print(summary("serve: save → new page", reload))
+    print(f"\nmachine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Figures as files: besides the data the pages load, the build writes each figure as a standalone page per
+language into figures/, sharing one local plotly.js (no CDN), which draws in the reader's palette."""
+import re
+
+import pytest
+
+from conftest import LANGS, ROOT, Visit
+from course.core.browser import serve
+from course.core.figures import PALETTES
+from course.core.paths import FIGURES, PLOTLY_JS
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def figure_names(units) -> list[str]:
+    return [f.name for _, f in units.figures()]
+
+
+def test_each_figure_has_a_standalone_page_per_language(site_dir, units):
+    assert (FIGURES / PLOTLY_JS.name).read_bytes() == PLOTLY_JS.read_bytes()
+    for name in figure_names(units):
+        for lang in LANGS:
+            html = (FIGURES / f"{name}.{lang}.html").read_text(encoding="utf-8")
+            assert re.search(rf'<html lang="{lang}"', html)
+            assert re.findall(r'<script src="([^"]+)"', html) == [PLOTLY_JS.name]  # the one local copy
+            assert "http://" not in html and "https://" not in html.replace("https://plotly.com", "")
+            caption = re.search(r"<figcaption>(.*?)</figcaption>", html, re.S).group(1)
+            assert caption.strip() and (bool(CJK.search(caption)) == (lang == "zh"))  # the alt text, in its language
+
+
+def test_the_standalone_palettes_are_the_sites_chart_colors():
+    common = (ROOT / "docs/assets/js/common.js").read_text(encoding="utf-8")
+    dark, light = re.search(r"CW\.dark\(\)\s*\?\s*(\{[^}]*\})\s*:\s*(\{[^}]*\})", common).groups()
+    for scheme, js in (("dark", dark), ("light", light)):
+        for part in ("fg", "grid"):
+            assert re.search(rf'{part}: "{PALETTES[scheme][part]}"', js), (scheme, part)
+
+
+@pytest.fixture(scope="module")
+def figures_server(site_dir):
+    with serve(FIGURES) as base:
+        yield base
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_standalone_figures_draw_in_the_readers_palette(browser, figures_server, units, scheme):
+    for name in figure_names(units):
+        for lang in LANGS:
+            ctx = browser.new_context(color_scheme=scheme)
+            try:
+                v = Visit(ctx.new_page(), figures_server)
+                v.goto(f"{name}.{lang}.html")
+                v.page.locator("#figure .main-svg").first.wait_for(timeout=30000)
+                assert v.page.locator("#figure .trace").count() > 0, name
+                fill = v.page.locator("#figure .xtick text").first.evaluate("t => getComputedStyle(t).fill")
+                want = PALETTES[scheme]["fg"].lstrip("#")
+                assert fill == "rgb({}, {}, {})".format(*(int(want[i:i + 2], 16) for i in (0, 2, 4))), (name, fill)
+                v.check_clean()
+            finally:
+                ctx.close()

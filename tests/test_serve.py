@@ -1,0 +1,80 @@
+"""`mkdocs serve` on a fresh copy of the project (no registry, no figures, nothing built): it runs the cheap
+stages itself and serves both languages; a saved edit to a data file reaches the served page with the old
+→ new line in the terminal; a bad edit is reported like build.py reports it while the last good registry
+keeps being served."""
+import os
+import re
+
+import pytest
+
+from dev_server import DevServer
+from project_copy import edit_json, fresh_copy
+
+LESSON = {"zh": "c4/normalization/", "en": "en/c4/normalization/"}
+DRAFT = os.environ.get("COURSE_TEST_BUILD") == "draft"  # while the lessons' results are still being made
+
+
+def hidden_size(html: str) -> str:
+    return re.search(r'data-key="anchor\.hidden_size"[^>]*>([^<]*)<', html).group(1)
+
+
+def set_hidden_size(root, value):
+    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(hidden_size=value))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = fresh_copy(tmp_path_factory.mktemp("serve") / "project")
+    assert not (root / ".build").exists()
+    s = DevServer(root, draft=DRAFT)
+    try:
+        s.wait_for(r"Serving on http://127\.0\.0\.1")
+        yield s
+    finally:
+        s.stop()
+
+
+def test_serves_both_languages_without_a_build(server):
+    assert "[numbers] running" in server.output and "[figures] running" in server.output
+    assert "[notebooks]" not in server.output  # it executes no notebook, and it trains nothing:
+    assert re.search(r"measurements +ran in .*(all results current|kept as committed)", server.output)
+    for path, lang in (("", "zh"), ("en/", "en"), (LESSON["zh"], "zh"), (LESSON["en"], "en")):
+        html = server.get(path)
+        assert re.search(rf'<html lang="{lang}', html), path
+    assert hidden_size(server.get(LESSON["en"])) == "5,120"
+    assert "plotly-figure" in server.get(LESSON["en"])
+    assert server.get("assets/figures/stream-rms.json").startswith("{")  # the figures the stage just wrote
+    assert "jp-Notebook" in server.get("c4/normalization-lab/")   # shown without outputs until build.py runs it
+
+
+def test_saved_edits_reload_with_new_numbers_and_bad_ones_keep_the_last_good(server):
+    root = server.root
+    mark = len(server.lines)
+    set_hidden_size(root, 4096)
+    server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*>4,096<', timeout=300)
+    assert hidden_size(server.get(LESSON["zh"])) == "4,096"
+    assert "anchor.hidden_size: 5,120 → 4,096" in "\n".join(server.lines[mark:])
+
+    mark = len(server.lines)
+    set_hidden_size(root, "wide")
+    after = server.wait_for(r"input error: data/anchor-model\.json: config\.text_config\.hidden_size: .*integer.*\"wide\"",
+                            after=mark, timeout=300)
+    server.wait_for(r"Reloading browsers", after=after, timeout=300)
+    assert server.proc.poll() is None
+    assert "Traceback" not in "\n".join(server.lines[mark:])
+    assert hidden_size(server.get(LESSON["en"])) == "4,096"           # the last good registry
+
+    set_hidden_size(root, 3072)                                        # fixed: serving goes on from there
+    server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*>3,072<', timeout=300)
+
+
+def test_an_edited_module_is_imported_afresh(server):
+    """Serving keeps one process: an edit to the code that computes a number takes effect on the next rebuild."""
+    numbers = server.root / "course/chapter/numbers.py"
+    text = numbers.read_text(encoding="utf-8")
+    assert 'computed("hidden_size", src("hidden_size"))' in text
+    numbers.write_text(text.replace('computed("hidden_size", src("hidden_size"))',
+                                    'computed("hidden_size, as edited", src("hidden_size"))'), encoding="utf-8")
+    server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*title="Computed: hidden_size, as edited;',
+                             timeout=300)
+    assert "reloaded the project's code (course.chapter.numbers" in server.output
