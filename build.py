@@ -134,7 +134,8 @@ STAGES = [
           measurement_outputs),
     Stage("numbers", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *RESULTS, *CODE), run_numbers, lambda: [REGISTRY]),
     Stage("figures", lambda: files(*RESULTS, *CODE), run_figures, figure_outputs),
-    Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/core/notebooks.py", "course/core/lab.py")
+    # a notebook's outputs follow from its cells, the registry and every piece of project code it imports
+    Stage("notebooks", lambda: files("docs/**/*.ipynb", *CODE, *LESSON_DATA, "course/**/*.json", "models/*.py")
           + [REGISTRY], run_notebooks, notebook_outputs),
 ]
 
