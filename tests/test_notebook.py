@@ -280,6 +280,8 @@ def test_notebook_renders_as_a_page_with_its_outputs(site_dir, lang):
     assert "jp-Notebook" in html or "jp-Cell" in html
     for section in SECTIONS:
         assert f'id="{section}"' in html, section
+    ids = re.findall(r'\sid="([^"]*)"', html)
+    assert "" not in ids and len(ids) == len(set(ids)), "every id on the page is non-empty and unique"
     outputs = html.split("jp-OutputArea", 1)[1]
     assert outputs.count("✓") >= len(tagged(read(lang), "check"))
     assert html.count('class="plotly-figure"') == len(tagged(read(lang), "figure")) and "cdn.plot.ly" not in html

@@ -282,8 +282,8 @@ BENCH_WARMUP = 5 if QUICK else None
 
 def bench_here(reps: int | None = BENCH_REPS, warmup: int | None = BENCH_WARMUP) -> dict:
     """The lesson's micro-benchmark (models/bench.py) on this machine's CPU: the same shape, warm-up,
-    repetitions and interleaving as the committed result, eager ops only (no torch.compile, whose
-    first-use compilation alone takes longer than this whole notebook)."""
+    repetitions and interleaving as the committed result, eager ops only (the torch.compile forms
+    compile on first use, seconds per form, which is not what this comparison is about)."""
     from models.bench import REPS, SHAPE, WARMUP, run_bench
     return run_bench("cpu", compile_ops=False, reps=reps or REPS, warmup=warmup or WARMUP, shape=SHAPE)
 
