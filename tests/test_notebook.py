@@ -170,6 +170,13 @@ def test_batchnorm_inference_check_names_the_mistake():
         lab.check_batchnorm_inference(lambda x, m, v, eps: (x - m) / (v + eps), bn, batches, "en")
 
 
+def test_check_messages_exist_in_both_languages_with_the_same_placeholders():
+    from lessons.c4_normalization.lab import MESSAGES
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"zh", "en"}, key
+        assert placeholders(texts["zh"]) == placeholders(texts["en"]), key
+
+
 def test_check_prediction_passes_a_right_one_and_fails_a_wrong_one(capsys):
     from lessons.c4_normalization import lab
     lab.check_prediction("Is it?", True, True, "en")
