@@ -1,19 +1,76 @@
-"""The hands-on notebook: executed by the build, rendered as a page in both languages (not as raw
-JSON, which is what static-i18n + mkdocs-jupyter give by themselves), offered for download."""
-import json
+"""The hands-on notebook (docs/c4/normalization-lab.ipynb and .en.ipynb): committed without outputs, the same
+cells in both languages, every prediction and "your turn" cell followed by a check; executed with quick
+settings it passes, and a wrong solution or a wrong prediction makes its check fail with a message that says
+why. The build executes it in full and the site renders it as a page in both languages (not as raw JSON,
+which is what static-i18n + mkdocs-jupyter give by themselves), offered for download with its outputs."""
+from __future__ import annotations
 
+import ast
+import json
+import re
+import string
+
+import nbformat
 import pytest
+import torch
 import yaml
+from nbclient.exceptions import CellExecutionError
 
 from conftest import ROOT
+from course.core.notebooks import executed_path, execute
 
 PAGES = {"zh": "c4/normalization-lab/", "en": "en/c4/normalization-lab/"}
+SOURCES = {"zh": ROOT / "docs/c4/normalization-lab.ipynb", "en": ROOT / "docs/c4/normalization-lab.en.ipynb"}
+# the sections a lesson page links to (explicit anchors, the same in both languages), in order
+SECTIONS = ["batchnorm-batches", "batchnorm-running-statistics", "your-turn-batchnorm-inference", "scale-and-shift",
+            "rmsnorm-length", "your-turn-zero-centered", "residual-stream", "pre-norm-vs-post-ln", "timing"]
+ANCHOR = re.compile(r'<span id="([\w\-]+)"></span>')
 
+
+def read(lang: str):
+    return nbformat.read(SOURCES[lang], as_version=4)
+
+
+def tagged(nb, tag: str) -> list[int]:
+    return [i for i, c in enumerate(nb.cells) if tag in c.metadata.get("tags", [])]
+
+
+def without_strings(source: str) -> str:
+    """The code's syntax tree with every string blanked: what must match across the two languages."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node.value = "<str>"
+    return ast.dump(tree)
+
+
+def labels_of(nb) -> dict:
+    """The LABELS dict of the notebook's labels cell, evaluated (it holds literals only)."""
+    [i] = tagged(nb, "labels")
+    scope: dict = {}
+    exec(nb.cells[i].source, scope)
+    return scope["LABELS"]
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def flat(labels: dict, prefix: str = "") -> dict[str, str]:
+    out = {}
+    for k, v in labels.items():
+        out.update(flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {prefix + k: v})
+    return out
+
+
+# ---------------------------------------------------------------- the committed sources
 
 def test_sources_are_committed_without_outputs():
     for src in (ROOT / "docs").rglob("*.ipynb"):
         nb = json.loads(src.read_text(encoding="utf-8"))
-        assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), src
+        for c in nb["cells"]:
+            if c["cell_type"] == "code":
+                assert not c.get("outputs") and c.get("execution_count") is None, src
 
 
 def test_serving_never_executes():
@@ -22,25 +79,235 @@ def test_serving_never_executes():
     assert jupyter["execute"] == "false"
 
 
+def test_both_languages_have_the_same_cells_and_the_same_code():
+    """Code cells are identical but for the labels cell, where only the strings differ; Markdown cells come in
+    the same places, with the same section anchors in the same order."""
+    zh, en = read("zh"), read("en")
+    assert [(c.cell_type, c.metadata.get("tags", [])) for c in zh.cells] == \
+           [(c.cell_type, c.metadata.get("tags", [])) for c in en.cells]
+    for i, (a, b) in enumerate(zip(zh.cells, en.cells)):
+        if a.cell_type != "code":
+            assert ANCHOR.findall(a.source) == ANCHOR.findall(b.source), f"cell {i}: section anchors differ"
+        elif "labels" in a.metadata.get("tags", []):
+            assert without_strings(a.source) == without_strings(b.source), f"cell {i}: more than strings differ"
+        else:
+            assert a.source == b.source, f"cell {i}: code differs between the languages (strings go in LABELS)"
+    anchors = [a for c in zh.cells if c.cell_type == "markdown" for a in ANCHOR.findall(c.source)]
+    assert anchors == SECTIONS
+
+
+def test_labels_have_the_same_keys_and_placeholders_in_both_languages():
+    zh, en = flat(labels_of(read("zh"))), flat(labels_of(read("en")))
+    assert zh.keys() == en.keys()
+    for k in zh:
+        assert placeholders(zh[k]) == placeholders(en[k]), k
+        # English names the example's words in Chinese only where it glosses them: apple (苹果)
+        assert not re.search(r"[\u3400-\u9fff]", en[k].replace("(苹果)", "")), (k, en[k])
+
+
+def test_every_prediction_and_every_solution_is_checked():
+    """At least five predictions are checked by an assert (check_prediction raises AssertionError); the one
+    left unchecked is the timing, which measures a machine, not a law. Every "your turn" cell is followed by
+    a check cell."""
+    nb = read("en")
+    checks, predictions = tagged(nb, "check"), tagged(nb, "prediction")
+    checked = []
+    for i in predictions:
+        next_prediction = min([p for p in predictions if p > i], default=len(nb.cells))
+        if any("check_prediction" in nb.cells[j].source for j in checks if i < j < next_prediction):
+            checked.append(i)
+    assert len(checked) >= 5
+    unchecked = set(predictions) - set(checked)
+    assert [nb.cells[i].source for i in unchecked] == ['predicted_faster = "layernorm"  # "layernorm" or "rmsnorm"']
+    for i in tagged(nb, "your-turn"):
+        nxt = next(j for j in range(i + 1, len(nb.cells)) if nb.cells[j].cell_type == "code")
+        assert nxt in checks, f"your-turn cell {i} is not followed by a check"
+    assert len(tagged(nb, "your-turn")) == 2
+
+
+def test_prose_names_no_registry_number(registry):
+    from test_pages import prose_text, typed_numbers_in
+    for src in SOURCES.values():
+        assert typed_numbers_in(prose_text(src), registry) == [], src
+
+
+# ---------------------------------------------------------------- the checks of the "your turn" cells
+
+def zero_centered(x, w, eps):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * (1 + w)
+
+
+@pytest.mark.parametrize("wrong, says", [
+    (lambda x, w, eps: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w, "not w"),
+    (lambda x, w, eps: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=eps) * (1 + w), "that is LayerNorm"),
+    (lambda x, w, eps: x * torch.rsqrt(x.pow(2).mean(0, keepdim=True) + eps) * (1 + w), "last dimension"),
+    (lambda x, w, eps: x / (x.pow(2).mean(-1, keepdim=True) + eps) * (1 + w), "square root"),
+    (lambda x, w, eps: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True)) * (1 + w), "inside the square root"),
+    (lambda x, w, eps: x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps) * (1 + w), "inside the square root"),
+    (lambda x, w, eps: (x * (1 + w)).tolist(), "should return a tensor"),
+], ids=["gain-w", "layernorm", "wrong-dim", "no-root", "no-eps", "eps-outside", "not-a-tensor"])
+def test_zero_centered_check_names_the_mistake(wrong, says):
+    from lessons.c4_normalization import lab
+    lab.check_rmsnorm_zero_centered(zero_centered, "en")
+    with pytest.raises(AssertionError, match=says):
+        lab.check_rmsnorm_zero_centered(wrong, "en")
+    with pytest.raises(AssertionError):  # the same diagnosis in Chinese
+        lab.check_rmsnorm_zero_centered(wrong, "zh")
+
+
+def test_batchnorm_inference_check_names_the_mistake():
+    from lessons.c4_normalization import lab
+    batches = [b.vectors for b in lab.teaching_batches("en")]
+    bn = torch.nn.BatchNorm1d(4, eps=1e-5, momentum=None, affine=False, dtype=torch.float64)
+    for x in batches[:-1]:
+        bn(x)
+    lab.check_batchnorm_inference(lambda x, m, v, eps: (x - m) / torch.sqrt(v + eps), bn, batches, "en")
+    assert bn.training, "the check leaves the module in the mode it found it"
+    with pytest.raises(AssertionError, match="training mode"):
+        lab.check_batchnorm_inference(lambda x, m, v, eps: (x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + eps),
+                                      bn, batches, "en")
+    with pytest.raises(AssertionError, match="variance"):
+        lab.check_batchnorm_inference(lambda x, m, v, eps: (x - m) / (v + eps), bn, batches, "en")
+
+
+def test_check_messages_exist_in_both_languages_with_the_same_placeholders():
+    from lessons.c4_normalization.lab import MESSAGES
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"zh", "en"}, key
+        assert placeholders(texts["zh"]) == placeholders(texts["en"]), key
+
+
+def test_check_prediction_passes_a_right_one_and_fails_a_wrong_one(capsys):
+    from lessons.c4_normalization import lab
+    lab.check_prediction("Is it?", True, True, "en")
+    assert "✓ Is it? You predicted yes; the run gives yes." in capsys.readouterr().out
+    with pytest.raises(AssertionError, match="You predicted 2.000; the run gives 1.000"):
+        lab.check_prediction("How much?", 2.0, 1.0, "en", tol=0.05)
+    with pytest.raises(AssertionError, match="你的预测:否;运行结果:是"):
+        lab.check_prediction("是吗?", False, True, "zh")
+
+
+# ---------------------------------------------------------------- executing it
+
+@pytest.fixture
+def quick(monkeypatch, registry):
+    """Quick settings for every kernel started in the test; the registry (the session's build) exists."""
+    monkeypatch.setenv("COURSE_LAB_QUICK", "1")
+    monkeypatch.delenv("COURSE_ROOT", raising=False)
+
+
+def error_of(nb) -> str:
+    return "\n".join(f"{o.ename}: {o.evalue}" for c in nb.cells if c.cell_type == "code"
+                     for o in c.get("outputs", []) if o.output_type == "error")
+
+
+def check_outputs(nb) -> list[str]:
+    return ["".join(o.get("text", "") for o in nb.cells[i].outputs) for i in tagged(nb, "check")]
+
+
+def test_notebook_runs_with_quick_settings_and_every_check_passes(quick):
+    nb = execute(read("en"), SOURCES["en"].parent)
+    assert error_of(nb) == ""
+    outs = check_outputs(nb)
+    assert outs and all(o.startswith("✓") for o in outs), outs
+    setup = "".join(o.get("text", "") for o in nb.cells[tagged(nb, "setup")[0]].outputs)
+    assert f"Project: {ROOT}" in setup and "quick settings" in setup
+
+
+WRONG = {  # what a reader might write, and what the check must say about it
+    "your-turn-zero-centered": ("def rmsnorm_zero_centered(x, w, eps):\n"
+                                "    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w\n",
+                                "the gain is 1 + w, not w"),
+    "your-turn-batchnorm-inference": ("def batchnorm_inference(x, running_mean, running_var, eps):\n"
+                                      "    return (x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + eps)\n",
+                                      "that is training mode"),
+    "prediction-batchnorm-batches": ("predicted_single = [1.0, 1.0, 1.0, 1.0]\n", "You predicted [1.000, 1.000"),
+}
+
+
+def mutate(nb, case: str):
+    """Replace the cell a case edits; keep the notebook up to the first check cell after it."""
+    anchor = case.removeprefix("prediction-")
+    section = next(i for i, c in enumerate(nb.cells) if f'<span id="{anchor}">' in c.source)
+    tag = "prediction" if case.startswith("prediction-") else "your-turn"
+    target = next(i for i in tagged(nb, tag) if i > section)
+    nb.cells[target].source = WRONG[case][0]
+    end = next(i for i in tagged(nb, "check") if i > target)
+    nb.cells = nb.cells[:end + 1]
+    return nb
+
+
+@pytest.mark.parametrize("case", list(WRONG))
+def test_a_wrong_answer_makes_its_check_cell_fail(quick, case):
+    nb = mutate(read("en"), case)
+    with pytest.raises(CellExecutionError) as e:
+        execute(nb, SOURCES["en"].parent)
+    assert "AssertionError" in str(e.value) and WRONG[case][1] in str(e.value)
+    failed = [i for i, c in enumerate(nb.cells) if any(o.output_type == "error" for o in c.get("outputs", []))]
+    assert failed == [len(nb.cells) - 1], "the check cell, and only it, fails"
+
+
+def setup_only(lang: str = "en"):
+    nb = read(lang)
+    nb.cells = nb.cells[:tagged(nb, "setup")[0] + 1]
+    return nb
+
+
+def test_notebook_finds_the_project_when_downloaded_next_to_the_repository(quick, tmp_path):
+    (tmp_path / "course-repository").symlink_to(ROOT, target_is_directory=True)
+    nb = execute(setup_only(), tmp_path)
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert "Project: " in text and "course-repository" in text
+
+
+def test_notebook_says_what_it_needs_when_no_project_is_found(quick, tmp_path):
+    with pytest.raises(CellExecutionError) as e:
+        execute(setup_only(), tmp_path)
+    assert "Cannot find the project" in str(e.value) and "COURSE_ROOT" in str(e.value)
+
+
+# ---------------------------------------------------------------- the build's executed copy and the site
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_build_executed_every_exercise_in_full(site_dir, lang):
+    nb = nbformat.read(executed_path(SOURCES[lang]), as_version=4)
+    assert error_of(nb) == ""
+    outs = check_outputs(nb)
+    assert len(outs) == len(tagged(read(lang), "check")) and all(o.startswith("✓") for o in outs), outs
+    for i in tagged(nb, "run") + tagged(nb, "figure"):
+        assert nb.cells[i].outputs, f"cell {i} shows nothing"
+    setup = "".join(o.get("text", "") for o in nb.cells[tagged(nb, "setup")[0]].outputs)
+    assert "COURSE_LAB_QUICK" not in setup, "the site shows the full settings"
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_notebook_renders_as_a_page_with_its_outputs(site_dir, lang):
     html = (site_dir / PAGES[lang] / "index.html").read_text(encoding="utf-8")
     assert '"cell_type"' not in html and '"nbformat"' not in html, "the notebook rendered as raw JSON"
     assert "jp-Notebook" in html or "jp-Cell" in html
-    assert "matches F.layer_norm, F.rms_norm and the lesson" in html.split("jp-OutputArea", 1)[1]
-    assert "BatchNorm(apple) = [0.0, 0.0, 0.0, 0.0]" in html
-    assert 'class="plotly-figure"' in html and "cdn.plot.ly" not in html
+    for section in SECTIONS:
+        assert f'id="{section}"' in html, section
+    ids = re.findall(r'\sid="([^"]*)"', html)
+    assert "" not in ids and len(ids) == len(set(ids)), "every id on the page is non-empty and unique"
+    outputs = html.split("jp-OutputArea", 1)[1]
+    assert outputs.count("✓") >= len(tagged(read(lang), "check"))
+    assert html.count('class="plotly-figure"') == len(tagged(read(lang), "figure")) and "cdn.plot.ly" not in html
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_notebook_offered_for_download_with_outputs(site_dir, lang):
     [nb_file] = list((site_dir / PAGES[lang]).glob("*.ipynb"))
     nb = json.loads(nb_file.read_text(encoding="utf-8"))
-    assert any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
+    assert all(c.get("outputs") for c in nb["cells"] if "check" in c["metadata"].get("tags", []))
+    html = (site_dir / PAGES[lang] / "index.html").read_text(encoding="utf-8")
+    assert f'href="{nb_file.name}"' in html or f"/{nb_file.name}" in html, "no download link to the notebook"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_notebook_figure_draws_in_the_browser(open_page, lang):
+def test_notebook_figures_draw_in_the_browser(open_page, lang):
     v = open_page(PAGES[lang])
-    v.page.locator(".plotly-figure .main-svg").first.wait_for()
+    figures = v.page.locator(".plotly-figure")
+    for i in range(figures.count()):
+        figures.nth(i).locator(".main-svg").first.wait_for()
+    assert figures.count() == len(tagged(read(lang), "figure"))
     v.check_clean()

@@ -6,7 +6,7 @@ import html
 import json
 import sys
 
-from course.core.paths import REGISTRY
+from course.core.paths import REGISTRY, ROOT, relative
 
 
 class RegistryReads(dict):
@@ -54,11 +54,32 @@ def registry() -> RegistryReads:
     return RegistryReads(json.loads(REGISTRY.read_text(encoding="utf-8")))
 
 
-def show(fig) -> None:
+class Numbers:
+    """The build's registry as a notebook reads it, in the notebook's language: `value(key)` to compute
+    with, `text(key)` written exactly as the lesson page writes it."""
+
+    def __init__(self, lang: str):
+        if not REGISTRY.exists():
+            raise FileNotFoundError(f"{relative(REGISTRY)} is missing: run `python build.py` once in {ROOT}")
+        # through registry(): the build learns which keys the notebook read, not just that it read the file
+        self.entries, self.lang = registry(), lang
+
+    def value(self, key: str):
+        return self.entries[key]["value"]
+
+    def text(self, key: str) -> str:
+        return self.entries[key]["text"][self.lang]
+
+
+def show(fig, alt: str | None = None) -> None:
     """Display a Plotly figure. Jupyter draws the Plotly MIME bundle; the site's exported HTML keeps the
-    text/html part, a div that docs/assets/js/figures.js draws with the page's palette."""
+    text/html part, a div that docs/assets/js/figures.js draws with the page's palette. `alt` is its text
+    alternative for screen readers (the figure's title if none is given)."""
     from IPython.display import display
     spec = json.loads(fig.to_json())
-    div = (f'<div class="plotly-figure" role="figure" aria-label="{html.escape(spec["layout"].get("title", {}).get("text", ""))}" '
-           f'data-inline="{html.escape(json.dumps(spec), quote=True)}"></div>')
+    label = alt or spec["layout"].get("title", {}).get("text", "")
+    # the page draws with its own palette (CW.layout), as the lessons' figures do: no Plotly template
+    page_spec = {**spec, "layout": {k: v for k, v in spec["layout"].items() if k != "template"}}
+    div = (f'<div class="plotly-figure" role="figure" aria-label="{html.escape(label)}" '
+           f'data-inline="{html.escape(json.dumps(page_spec), quote=True)}"></div>')
     display({"application/vnd.plotly.v1+json": spec, "text/html": div}, raw=True)

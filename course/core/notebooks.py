@@ -107,9 +107,25 @@ def stage_key() -> str:
     return h.hexdigest()
 
 
+def client(nb, folder: Path, timeout_s: int, *kernel_args: str):
+    """A client that runs `nb` (an nbformat node, changed in place: outputs and per-cell timings) in a fresh
+    kernel whose working directory is `folder`, as the build does."""
+    from nbclient import NotebookClient
+    # the kernel listens on loopback only; its start-up notice about that is not news
+    return NotebookClient(nb, kernel_name="python3", timeout=timeout_s, record_timing=True,
+                          extra_arguments=["--IPKernelApp.log_level=ERROR", *kernel_args],
+                          resources={"metadata": {"path": str(folder)}})
+
+
+def execute(nb, folder: Path, timeout_s: int = 600):
+    """Run a notebook as the build does, without recording its reads (tests, scripts/time_notebooks.py);
+    a failing cell raises CellExecutionError."""
+    client(nb, folder, timeout_s).execute()
+    return nb
+
+
 async def _execute(src: Path, timeout_s: int) -> tuple[object, Reads]:
     import nbformat
-    from nbclient import NotebookClient
 
     nb = nbformat.read(src, as_version=4)
     fd, log = tempfile.mkstemp(prefix="reads-", suffix=".jsonl")
@@ -118,11 +134,7 @@ async def _execute(src: Path, timeout_s: int) -> tuple[object, Reads]:
     start = (f"import runpy; runpy.run_path({str(RECORDER)!r}, run_name='course_notebook_recorder', "
              f"init_globals={{'LOG': {log!r}, 'ROOT': {str(ROOT)!r}}})")
     try:
-        # the kernel listens on loopback only; its start-up notice about that is not news
-        client = NotebookClient(nb, kernel_name="python3", timeout=timeout_s,
-                                extra_arguments=["--IPKernelApp.log_level=ERROR", f"--IPKernelApp.exec_lines={start}"],
-                                resources={"metadata": {"path": str(src.parent)}})
-        await client.async_execute()
+        await client(nb, src.parent, timeout_s, f"--IPKernelApp.exec_lines={start}").async_execute()
         return nb, Reads.from_log(Path(log).read_text(encoding="utf-8"))
     finally:
         os.unlink(log)
