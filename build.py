@@ -133,7 +133,8 @@ STAGES = [
     Stage("measurements", lambda: files("models/*.py", "models/experiments.json"), run_measurements,
           measurement_outputs),
     Stage("numbers", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *RESULTS, *CODE), run_numbers, lambda: [REGISTRY]),
-    Stage("figures", lambda: files(*RESULTS, *CODE), run_figures, figure_outputs),
+    # a figure may draw from the chapter's inputs too (the anchor's parameter ledger), not only from results
+    Stage("figures", lambda: files(*CHAPTER_DATA, *RESULTS, *CODE), run_figures, figure_outputs),
     Stage("notebooks", lambda: files("docs/**/*.ipynb", "course/core/notebooks.py", "course/core/lab.py")
           + [REGISTRY], run_notebooks, notebook_outputs),
 ]
