@@ -141,7 +141,7 @@ def test_browser_ring_classifier_relu_units(open_page, reg, lang):
         scores = twins.relu_scores(pts, k, spec.threshold)
         assert value(w, "correct") == twins.correct(pts, scores), k
         missed = sum(1 for p, s in zip(pts, scores) if p.label == twins.RING_CLASS and not s > 0)
-        assert value(w, "missed-ring") == missed and value(w, "missed-centre") == 0
+        assert value(w, "missed-ring") == missed and value(w, "missed-center") == 0
     s = w.locator('[data-control="k"]')
     s.focus()
     v.page.keyboard.press("ArrowLeft")

@@ -94,12 +94,12 @@ def test_twin_activation_explorer_minima_are_below_zero(reg):
 def test_twin_ring_classifier_data_is_what_the_spec_says():
     spec, pts = twins.RING, twins.ring_points()
     assert pts == twins.ring_points()                                     # deterministic
-    centre = [p for p in pts if p.label == twins.CENTRE]
+    center = [p for p in pts if p.label == twins.CENTER]
     ring = [p for p in pts if p.label == twins.RING_CLASS]
-    assert len(centre) == len(ring) == spec.per_class
-    assert all(math.hypot(p.x, p.y) <= spec.centre_radius for p in centre)
+    assert len(center) == len(ring) == spec.per_class
+    assert all(math.hypot(p.x, p.y) <= spec.center_radius for p in center)
     assert all(spec.ring_inner <= math.hypot(p.x, p.y) <= spec.ring_outer for p in ring)
-    assert spec.centre_radius < spec.threshold < spec.ring_inner < spec.ring_outer < spec.view
+    assert spec.center_radius < spec.threshold < spec.ring_inner < spec.ring_outer < spec.view
 
 
 def test_twin_ring_classifier_a_line_cannot_and_units_can(reg):
@@ -113,13 +113,13 @@ def test_twin_ring_classifier_a_line_cannot_and_units_can(reg):
     assert right[:5] == [reg[f"{NS}ring.relu.k{k}.correct"].value for k in range(1, 6)]
     first = twins.smallest_k_all_correct(pts)
     assert first == reg[NS + "ring.relu.first_all_correct"].value and right[first - 1] == n
-    # from the guaranteed k on, every k gets every point right, and no centre point ever fires a unit
+    # from the guaranteed k on, every k gets every point right, and no center point ever fires a unit
     g = twins.guaranteed_k()
     assert twins.corner_radius(g, spec.threshold) < spec.ring_inner <= twins.corner_radius(g - 1, spec.threshold)
     assert all(r == n for r in right[g - 1:])
     for k in range(spec.k_min, spec.k_max + 1):
         scores = twins.relu_scores(pts, k, spec.threshold)
-        assert all(s == 0 for p, s in zip(pts, scores) if p.label == twins.CENTRE)
+        assert all(s == 0 for p, s in zip(pts, scores) if p.label == twins.CENTER)
 
 
 def test_twin_ring_classifier_seed_is_a_typical_draw():

@@ -132,9 +132,9 @@ def dense_layers(m: FrontierModel) -> int:
 
 
 def dense_ffn_models(inputs: Inputs) -> list[FrontierModel]:
-    """Every frontier model with a dense FFN in at least one layer, oldest first."""
+    """Every frontier model with a dense FFN in at least one layer, oldest first (then narrowest)."""
     models = [m for m in inputs.frontier.models if m.ffn_width and dense_layers(m) > 0]
-    return sorted(models, key=lambda m: (m.year, m.name))
+    return sorted(models, key=lambda m: (m.year, m.hidden_size, m.name))
 
 
 def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
@@ -228,7 +228,7 @@ def add_ring(reg: Scope) -> None:
     for field in ("per_class", "k_default", "k_max", "seed"):
         v = getattr(spec, field)
         reg.add(f"ring.{field}", v, integer(v), computed(f"RingSpec.{field}", where))
-    for field in ("centre_radius", "ring_inner", "ring_outer", "threshold"):
+    for field in ("center_radius", "ring_inner", "ring_outer", "threshold"):
         v = getattr(spec, field)
         reg.add(f"ring.{field}", v, fixed(v, 1), computed(f"RingSpec.{field}", where))
     n = len(pts)

@@ -8,11 +8,11 @@ from lessons.c4_ffn.numbers import dense_ffn_models, ffn_kind, slug
 LABELS = {
     "zh": {"caption": "各模型稠密 FFN 的宽度(由官方 config 现算)", "model": "模型", "year": "年份", "d": "d",
            "width": "d_ff", "ratio": "d_ff / d", "form": "形式", "layers": "有稠密 FFN 的层", "expert": "专家宽度 / d",
-           "two_matrix": "两矩阵", "swiglu": "门控(三矩阵)", "all": "全部 {n} 层", "some": "{k} / {n} 层",
+           "two_matrix": "两矩阵", "swiglu": "门控三矩阵", "all": "全部 {n} 层", "some": "{k} / {n} 层",
            "anchor": "(锚点)", "none": "—"},
     "en": {"caption": "Dense FFN widths across models (computed from the official configs)", "model": "Model",
            "year": "Year", "d": "d", "width": "d_ff", "ratio": "d_ff / d", "form": "Form", "layers": "Layers with a dense FFN",
-           "expert": "Expert width / d", "two_matrix": "two matrices", "swiglu": "gated (three matrices)",
+           "expert": "Expert width / d", "two_matrix": "two-matrix", "swiglu": "gated",
            "all": "all {n}", "some": "{k} of {n}", "anchor": " (the anchor)", "none": "—"},
 }
 

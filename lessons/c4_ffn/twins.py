@@ -2,12 +2,12 @@
 chapter's seeded Mulberry32 in the same order, and the same two classifiers, so the prose can quote what
 the widget shows and the tests can hold the two to each other.
 
-The data: points of two classes in the plane, a disc (the centre) and a ring around it. A linear map
-followed by a threshold draws one straight line, and the centre sits in the middle of the ring, so
-every line leaves ring points on the centre's side. A layer of k ReLU units does better: unit i points
+The data: points of two classes in the plane, a disc (the center) and a ring around it. A linear map
+followed by a threshold draws one straight line, and the center sits in the middle of the ring, so
+every line leaves ring points on the center's side. A layer of k ReLU units does better: unit i points
 in direction θ_i = 2πi/k and fires when u_i·x exceeds a threshold t; the token is called "ring" when any
 unit fires. The units are set by hand, not trained: what stays silent is a regular k-gon around the
-centre, and from k large enough on it holds the centre and nothing of the ring.
+center, and from k large enough on it holds the center and nothing of the ring.
 """
 from __future__ import annotations
 
@@ -25,11 +25,11 @@ class RingSpec:
     # lucky one: its best line gets 88 of 120 points (the twelve: 83–90) and k = 5 units get every point,
     # as for ten of the twelve (tests/test_ffn_widgets.py reruns this survey).
     seed: int = 7
-    per_class: int = 60            # points in the centre, and as many in the ring
-    centre_radius: float = 1.0     # the centre: uniform over the disc of this radius
+    per_class: int = 60            # points in the center, and as many in the ring
+    center_radius: float = 1.0     # the center: uniform over the disc of this radius
     ring_inner: float = 1.5        # the ring: uniform over the annulus between these radii
     ring_outer: float = 2.2
-    threshold: float = 1.2         # each ReLU unit's t: between the centre's edge and the ring's inner edge
+    threshold: float = 1.2         # each ReLU unit's t: between the center's edge and the ring's inner edge
     k_min: int = 1
     k_max: int = 12
     k_default: int = 3
@@ -43,26 +43,26 @@ class RingSpec:
 
 
 RING = RingSpec()
-CENTRE, RING_CLASS = 0, 1
+CENTER, RING_CLASS = 0, 1
 
 
 @dataclass(frozen=True)
 class Point:
     x: float
     y: float
-    label: int                     # CENTRE or RING_CLASS
+    label: int                     # CENTER or RING_CLASS
 
 
 def ring_points(spec: RingSpec = RING) -> list[Point]:
-    """The centre's points first, then the ring's; each point takes two uniforms, radius then angle.
+    """The center's points first, then the ring's; each point takes two uniforms, radius then angle.
     √ of a uniform draw spreads the points evenly over the area, not bunched at the middle."""
     rng = Mulberry32(spec.seed)
     out = []
-    for label in (CENTRE, RING_CLASS):
+    for label in (CENTER, RING_CLASS):
         for _ in range(spec.per_class):
             u, v = rng.uniform(), rng.uniform()
-            if label == CENTRE:
-                r = spec.centre_radius * math.sqrt(u)
+            if label == CENTER:
+                r = spec.center_radius * math.sqrt(u)
             else:
                 r = math.sqrt(spec.ring_inner ** 2 + (spec.ring_outer ** 2 - spec.ring_inner ** 2) * u)
             a = 2.0 * math.pi * v
@@ -96,9 +96,9 @@ def best_line(points: list[Point], spec: RingSpec = RING) -> dict:
     for angle in range(0, 360, spec.angle_step):
         proj = [sc for sc in line_scores(points, angle, 0.0)]
         ring = sorted(p for p, pt in zip(proj, points) if pt.label == RING_CLASS)
-        centre = sorted(p for p, pt in zip(proj, points) if pt.label == CENTRE)
+        center = sorted(p for p, pt in zip(proj, points) if pt.label == CENTER)
         for b in offsets(spec):
-            n = len(ring) - bisect.bisect_right(ring, b) + bisect.bisect_right(centre, b)
+            n = len(ring) - bisect.bisect_right(ring, b) + bisect.bisect_right(center, b)
             if n > best["correct"]:
                 best = {"correct": n, "angle": angle, "offset": b}
     return best
@@ -111,7 +111,7 @@ def unit_directions(k: int) -> list[tuple[float, float]]:
 
 
 def relu_scores(points: list[Point], k: int, threshold: float) -> list[float]:
-    """Σ_i ReLU(u_i·x − t): 0 when every unit is silent ("centre"), above 0 when any fires ("ring")."""
+    """Σ_i ReLU(u_i·x − t): 0 when every unit is silent ("center"), above 0 when any fires ("ring")."""
     units = unit_directions(k)
     return [sum(max(0.0, p.x * ux + p.y * uy - threshold) for ux, uy in units) for p in points]
 
@@ -126,7 +126,7 @@ def smallest_k_all_correct(points: list[Point], spec: RingSpec = RING) -> int | 
 def guaranteed_k(spec: RingSpec = RING) -> int:
     """The smallest k for which no ring point can stay silent, whatever the data: the silent k-gon's
     corners lie at t / cos(π/k), so every point beyond that radius fires a unit. Needs t / cos(π/k) <
-    ring_inner, i.e. π/k < arccos(t / ring_inner). (A point of the centre never fires: its distance from
+    ring_inner, i.e. π/k < arccos(t / ring_inner). (A point of the center never fires: its distance from
     the origin is below t.)"""
     return math.floor(math.pi / math.acos(spec.threshold / spec.ring_inner)) + 1
 

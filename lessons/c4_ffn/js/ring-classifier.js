@@ -1,8 +1,8 @@
-// ring-classifier: can a classifier tell a ring of points from its centre? Mode "linear": one line,
+// ring-classifier: can a classifier tell a ring of points from its center? Mode "linear": one line,
 // x·(cos θ, sin θ) − b > 0 means ring; the reader turns and shifts it, and the widget also tries every
 // line of the controls' grid and reports the best. Mode "relu": k ReLU units with directions θ_i = 2πi/k,
 // unit i computes ReLU(u_i·x − t); the point is called ring when their sum is above 0. What every unit
-// leaves silent is drawn as the region called centre. The points are teaching data drawn with the seeded
+// leaves silent is drawn as the region called center. The points are teaching data drawn with the seeded
 // CW.Mulberry32 in the order lessons/c4_ffn/twins.py draws them; twin: ring_points(), line_scores(),
 // best_line(), relu_scores(). Every setting comes from the twin's RingSpec through data-config.
 (function () {
@@ -10,14 +10,14 @@
   var CW = window.CW;
 
   var L;  // the label table, from data-config (the widget's .labels.json)
-  var CENTRE = 0, RING = 1;
+  var CENTER = 0, RING = 1;
 
   function points(s) {
     var rng = new CW.Mulberry32(s.seed), out = [];
-    [CENTRE, RING].forEach(function (label) {
+    [CENTER, RING].forEach(function (label) {
       for (var i = 0; i < s.per_class; i++) {
         var u = rng.uniform(), v = rng.uniform();
-        var r = label === CENTRE ? s.centre_radius * Math.sqrt(u)
+        var r = label === CENTER ? s.center_radius * Math.sqrt(u)
           : Math.sqrt(s.ring_inner * s.ring_inner + (s.ring_outer * s.ring_outer - s.ring_inner * s.ring_inner) * u);
         var a = 2 * Math.PI * v;
         out.push({ x: r * Math.cos(a), y: r * Math.sin(a), label: label });
@@ -104,7 +104,7 @@
       controls = [CW.slider({ label: CW.t(L.k), control: "k", min: s.k_min, max: s.k_max, step: 1, value: state.k,
                               format: CW.integer, onchange: function (v) { state.k = v; update(); } })];
       readouts = [readout("correct", L.correct), readout("accuracy", L.accuracy),
-                  readout("missed-ring", L.missedRing), readout("missed-centre", L.missedCentre)];
+                  readout("missed-ring", L.missedRing), readout("missed-center", L.missedCenter)];
     } else {
       var angle = CW.slider({ label: CW.t(L.angle), control: "angle", min: 0, max: 360 - s.angle_step, step: s.angle_step,
                               value: state.angle, format: CW.integer, onchange: function (v) { state.angle = v; update(); } });
@@ -152,7 +152,7 @@
                       line: { color: col.fg, width: 1, dash: "dash" }, name: CW.t(relu ? L.hinge : L.line),
                       legendgroup: "hinge", showlegend: i === 0 });
       });
-      [{ label: CENTRE, name: "centre", color: col.a, symbol: "circle" },
+      [{ label: CENTER, name: "center", color: col.a, symbol: "circle" },
        { label: RING, name: "ring", color: col.b, symbol: "diamond" }].forEach(function (c) {
         var mine = pts.filter(function (p) { return p.label === c.label; });
         traces.push({ x: mine.map(function (p) { return p.x; }), y: mine.map(function (p) { return p.y; }), mode: "markers",
@@ -171,13 +171,13 @@
       CW.setReadout(out.correct, n, CW.fill(CW.t(L.of), { n: CW.integer(n), total: CW.integer(total) }));
       CW.setReadout(out.accuracy, n / total, pct(n / total));
       if (relu) {
-        var ring = 0, centre = 0;
+        var ring = 0, center = 0;
         pts.forEach(function (p, i) {
           if (p.label === RING && !(sc[i] > 0)) ring += 1;
-          if (p.label === CENTRE && sc[i] > 0) centre += 1;
+          if (p.label === CENTER && sc[i] > 0) center += 1;
         });
         CW.setReadout(out["missed-ring"], ring, CW.integer(ring));
-        CW.setReadout(out["missed-centre"], centre, CW.integer(centre));
+        CW.setReadout(out["missed-center"], center, CW.integer(center));
       }
       draw();
     }
