@@ -255,10 +255,10 @@ def add_ring(reg: Scope) -> None:
 
 SWEEP = ("c1_gelu_ratio2", "c1_gelu_ratio4", "c1_gelu_ratio8")   # two-matrix GELU FFN, width 2d, 4d, 8d
 EQUAL_PAIR = ("c1_gelu_ratio4", BASELINE)                         # GELU 4d against SwiGLU 8d/3
-COMPARISONS = [  # (key, run a, run b): a minus b, seed by seed
-    ("ratio4_vs_ratio2", "c1_gelu_ratio4", "c1_gelu_ratio2"),
-    ("ratio8_vs_ratio4", "c1_gelu_ratio8", "c1_gelu_ratio4"),
-    ("gelu4_vs_swiglu", "c1_gelu_ratio4", BASELINE),
+COMPARISONS = [  # (key, run a, run b): a minus b, seed by seed; above 0 when b ends lower
+    ("ratio2_minus_ratio4", "c1_gelu_ratio2", "c1_gelu_ratio4"),
+    ("ratio4_minus_ratio8", "c1_gelu_ratio4", "c1_gelu_ratio8"),
+    ("swiglu_minus_gelu4", BASELINE, "c1_gelu_ratio4"),
 ]
 
 
@@ -283,6 +283,10 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
         per_layer[run] = n
         reg.add(f"runs.{run}.ffn_params", n, integer(n),
                 computed(f"{f.MATRICES[kind]} · d_model · ffn_hidden (models/model.py)", f"{EXPERIMENTS} ({run})", FORMULAS))
+    for (narrow, wide), name in zip(zip(SWEEP, SWEEP[1:]), ("widen_2_to_4", "widen_4_to_8")):
+        added = base.n_layer * (per_layer[wide] - per_layer[narrow])
+        reg.add(f"runs.{name}.params", added, integer(added),
+                computed(f"n_layer · (FFN of {wide} − FFN of {narrow})", EXPERIMENTS, FORMULAS))
     extra = base.n_layer * (per_layer[BASELINE] - per_layer["c1_gelu_ratio4"])
     reg.add("runs.swiglu_extra_params", extra, integer(extra),
             computed("n_layer · (SwiGLU FFN − GELU 4d FFN), from the rounding up to a multiple of ffn_multiple_of",
@@ -291,7 +295,8 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
 
 def add_measured(reg: Scope, results: Results) -> None:
     for key, a, b in COMPARISONS:
-        if a in results.runs and b in results.runs:
+        # seed by seed needs the same seeds: while runs are still arriving, a pair may not have them yet
+        if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss")
     if all(r in results.runs for r in EQUAL_PAIR):
         gelu, swiglu = (results.runs[r] for r in EQUAL_PAIR)
