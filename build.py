@@ -172,7 +172,8 @@ STAGES = [
     Stage("measurements", lambda: files("models/*.py", "models/experiments.json"), run_measurements,
           measurement_outputs, checked=lambda: files(*RESULTS)),
     Stage("numbers", lambda: files(*CHAPTER_DATA, *LESSON_DATA, *RESULTS, *CODE), run_numbers, lambda: [REGISTRY]),
-    Stage("figures", lambda: files(*RESULTS, *CODE) + [PLOTLY_JS], run_figures, figure_outputs),
+    # a figure may draw from the chapter's inputs too (the anchor's parameter ledger), not only from results
+    Stage("figures", lambda: files(*CHAPTER_DATA, *RESULTS, *CODE) + [PLOTLY_JS], run_figures, figure_outputs),
     # each notebook is keyed on its own source and on what it read when it last ran (course/core/notebooks.py)
     Stage("notebooks", lambda: files("docs/**/*.ipynb"), run_notebooks, notebook_outputs, key=notebook_key),
 ]

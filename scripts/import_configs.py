@@ -79,6 +79,7 @@ def main(src: Path) -> None:
         c = json.loads(path.read_text())
         c = c.get("text_config", c)
         kv = c.get("num_key_value_heads")
+        experts = c.get("n_routed_experts", c.get("num_local_experts", c.get("num_experts")))
         m = {
             "name": name, "year": year,
             "hidden_size": c.get("hidden_size", c.get("dim")),
@@ -94,7 +95,12 @@ def main(src: Path) -> None:
             "norm_placement": "pre",
             "norm_eps": c.get("rms_norm_eps", c.get("norm_eps")),
             "attn_output_gate": bool(c.get("attn_output_gate", c.get("mla_use_output_gate", False))),
-            "num_experts": c.get("n_routed_experts", c.get("num_local_experts", c.get("num_experts"))),
+            "num_experts": experts,
+            "experts_per_token": c.get("num_experts_per_tok", c.get("num_experts_per_token")),
+            "shared_experts": c.get("n_shared_experts", c.get("num_shared_experts")),
+            # an MoE model's layers with a plain dense FFN (the first k, or those listed as MLP-only)
+            "dense_ffn_layers": None if experts is None else c.get("first_k_dense_replace",
+                                                                   len(c.get("mlp_only_layers", []))),
             "vocab_size": c.get("vocab_size"),
             "provenance": file_record(path, repository, repo_path, commit, grade, verification),
         }
@@ -132,6 +138,7 @@ def main(src: Path) -> None:
     models.append({
         "name": "Llama 2 7B", "year": 2023, "hidden_size": p["dim"], "num_layers": p["n_layers"],
         "ffn_width": 11008, "ffn_rule": "multiple_of 256 applied to 2/3 x 4d (Meta llama model.py); 11008",
+        "ffn_multiple_of": p["multiple_of"],
         "num_heads": p["n_heads"], "activation": "silu", "norm": "rmsnorm", "norm_placement": "pre",
         "norm_eps": p["norm_eps"],
         "provenance": file_record(src / "meta-llama__Llama-2-7b.params.json", "hardaatbaath/llama-pytorch",

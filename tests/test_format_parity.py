@@ -34,6 +34,13 @@ def test_vector_agrees_and_writes_a_plain_zero():
     assert got[0] == "[\u22121.069, \u22120.535, 0, 1.604]"
 
 
+def test_percent_agrees():
+    cases = [(0.616, 1), (88 / 120, 1), (0.000024, 4), (0.0375, 1), (1.0, 0)]
+    got = js(f"{json.dumps(cases)}.map(([x, d]) => F.percent(x, d))")
+    assert got == [formats.percent(x, d) for x, d in cases]
+    assert got[:2] == ["61.6%", "73.3%"]
+
+
 @pytest.mark.parametrize("x", [float("nan"), float("inf")])
 def test_a_number_that_is_not_finite_is_a_dash_in_both(x):
     assert formats.fixed(x, 2) == "—"

@@ -113,6 +113,17 @@ def seed_values(runs: list[RunResult], metric: str) -> list:
     return [METRICS[metric][0](r) for r in runs]
 
 
+def seed_curves(runs, x_of, y_of, every: int = 1):
+    """x, mean, min, max over seeds at the x values every seed has (a diverged seed stops early)."""
+    n = min(len(x_of(r)) for r in runs)
+    idx = list(range(0, n, every)) + ([n - 1] if n and (n - 1) % every else [])
+    xs = [x_of(runs[0])[i] for i in idx]
+    cols = [[y_of(r)[i] for r in runs] for i in idx]
+    ok = [[v for v in c if v is not None] for c in cols]
+    mean = [sum(c) / len(c) if c else None for c in ok]
+    return xs, mean, [min(c) if c else None for c in ok], [max(c) if c else None for c in ok]
+
+
 # ---------------------------------------------------------------- into the registry
 
 def provenance(runs: list[RunResult], what: str) -> Measured:

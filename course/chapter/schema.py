@@ -111,6 +111,7 @@ class FrontierModel(Strict):
     ffn_width: Optional[PositiveInt] = None
     moe_ffn_width: Optional[PositiveInt] = None
     ffn_rule: Optional[str] = None
+    ffn_multiple_of: Optional[PositiveInt] = None     # Meta's rule: the SwiGLU width is rounded up to a multiple of it
     num_heads: PositiveInt
     num_kv_heads: Optional[PositiveInt] = None
     head_dim: Optional[PositiveInt] = None
@@ -124,7 +125,10 @@ class FrontierModel(Strict):
     norm_note: Optional[str] = None
     qk_norm: Optional[bool] = None
     attn_output_gate: Optional[bool] = None
-    num_experts: Optional[PositiveInt] = None
+    num_experts: Optional[PositiveInt] = None         # routed experts per MoE layer
+    experts_per_token: Optional[PositiveInt] = None   # routed experts each token uses
+    shared_experts: Optional[int] = Field(default=None, ge=0)    # experts every token uses
+    dense_ffn_layers: Optional[int] = Field(default=None, ge=0)  # an MoE model's layers with a dense FFN
     vocab_size: Optional[PositiveInt] = None
     provenance: FileProvenance
 

@@ -3,7 +3,7 @@ the residual stream's RMS per layer, the gradient each block receives, and the n
 Every chart shows the spread over seeds: a shaded band (smallest to largest seed) around the mean."""
 from __future__ import annotations
 
-from course.chapter.measured import BASELINE, Results
+from course.chapter.measured import BASELINE, Results, seed_curves
 from course.core.figures import BUTTON_STYLE, REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, scientific, significant
 from course.core.units import Figure
@@ -54,17 +54,6 @@ def run_label(name: str, runs, lang: str) -> str:
     if diverged:
         label += f" — {T[lang]['diverged']} ({len(diverged)}/{len(runs)})"
     return label
-
-
-def seed_curves(runs, x_of, y_of, every: int = 1):
-    """x, mean, min, max over seeds at the x values every seed has (a diverged seed stops early)."""
-    n = min(len(x_of(r)) for r in runs)
-    idx = list(range(0, n, every)) + ([n - 1] if n and (n - 1) % every else [])
-    xs = [x_of(runs[0])[i] for i in idx]
-    cols = [[y_of(r)[i] for r in runs] for i in idx]
-    ok = [[v for v in c if v is not None] for c in cols]
-    mean = [sum(c) / len(c) if c else None for c in ok]
-    return xs, mean, [min(c) if c else None for c in ok], [max(c) if c else None for c in ok]
 
 
 # ---------------------------------------------------------------- 1. the ablation curves

@@ -32,6 +32,7 @@
 
   CW.fixed = CWFormat.fixed;
   CW.integer = CWFormat.integer;
+  CW.percent = CWFormat.percent;
   CW.vector = CWFormat.vector;
   CW.parse = CWFormat.parse;
 

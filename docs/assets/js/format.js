@@ -15,6 +15,8 @@
     return (x < 0 ? MINUS : "") + out;
   }
   function integer(n) { return fixed(n, 0); }
+  // x is a fraction (0.616 → "61.6%"), as formats.percent writes it
+  function percent(x, digits) { return fixed(100 * x, digits) + "%"; }
   // a value that rounds to zero prints as a plain 0, as the lesson writes vectors
   function vector(xs, digits) {
     return "[" + xs.map(function (v) {
@@ -27,5 +29,5 @@
     if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v)) return NaN;
     return Number(v);
   }
-  root.CWFormat = { fixed: fixed, integer: integer, vector: vector, parse: parse };
+  root.CWFormat = { fixed: fixed, integer: integer, percent: percent, vector: vector, parse: parse };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -1,0 +1,317 @@
+"""The FFN lesson's numbers, all under `ffn.` in the registry.
+
+What an FFN costs in the 2017 Transformer, GPT-2, Llama 2, DeepSeek-LLM-67B and the anchor; the
+equal-parameter width and Meta's rounding rule; d_ff/d across the frontier models with a dense FFN; one MoE
+model's FFN weights in total and per token; the activation explorer's and the ring classifier's read-outs
+(from the Python twins); the small model's FFN widths; and the seed-by-seed comparisons the reading notes
+rest on.
+"""
+from __future__ import annotations
+
+import re
+
+from course.chapter.formulas import anchor_layer_parts, anchor_ledger, swiglu_equal_params_width
+from course.chapter.measured import BASELINE, Results, compare, provenance
+from course.chapter.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source
+from course.chapter.schema import FrontierModel, Inputs
+from course.core.formats import fixed, integer, percent, significant
+from course.core.registry import Computed, Scope
+from lessons.c4_ffn import formulas as f
+from lessons.c4_ffn import twins
+
+HERE = "lessons/c4_ffn"
+FORMULAS = f"{HERE}/formulas.py"
+NUMBERS = f"{HERE}/numbers.py"
+TWINS = f"{HERE}/twins.py"
+
+
+def computed(formula: str, *sources: str) -> Computed:
+    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+
+
+def frontier_source(m: FrontierModel) -> str:
+    return f"{FRONTIER} ({m.name}; {m.provenance.grade})"
+
+
+def slug(name: str) -> str:
+    """'Llama 3.1 8B' → 'llama_3_1_8b': a model's name as a registry key part."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def ffn_kind(m: FrontierModel) -> str:
+    """Two matrices for ReLU and GELU; the gated forms (SwiGLU, Kimi K3's SiTU-GLU) have three."""
+    return "two_matrix" if m.activation in ("relu", "gelu") else "swiglu"
+
+
+def billions(x: float) -> dict[str, str]:
+    """A count of parameters in the unit each language reads it in: 亿 (10⁸) or billion (10⁹)."""
+    return {"zh": f"{fixed(x / 1e8, 0)} 亿", "en": f"{fixed(x / 1e9, 1)} billion"}
+
+
+# ---------------------------------------------------------------- the steps of the lesson
+
+def add_two_matrix_era(reg: Scope, inputs: Inputs) -> None:
+    """Step 1 and 2: the 2017 Transformer's and GPT-2's two-matrix FFNs, weights per layer."""
+    for key, name in (("transformer_base", "Transformer base"), ("gpt2", "GPT-2 small")):
+        m = inputs.frontier.by_name(name)
+        n = f.two_matrix_ffn_params(m.hidden_size, m.ffn_width)
+        reg.add(f"{key}.params_per_layer", n, integer(n),
+                computed("2 · hidden_size · ffn_width (weights of W_1 and W_2)", frontier_source(m), FORMULAS))
+    gpt2 = inputs.frontier.by_name("GPT-2 small")
+    bias = f.ffn_bias_params(gpt2.hidden_size, gpt2.ffn_width)
+    weights = f.two_matrix_ffn_params(gpt2.hidden_size, gpt2.ffn_width)
+    reg.add("gpt2.bias_params", bias, integer(bias), computed("ffn_width + hidden_size (b_1 and b_2)",
+                                                               frontier_source(gpt2), FORMULAS))
+    reg.add("gpt2.bias_share", bias / (weights + bias), percent(bias / (weights + bias), 2),
+            computed("biases / (weights + biases) of one FFN", frontier_source(gpt2), FORMULAS))
+
+
+def add_equal_params(reg: Scope, inputs: Inputs) -> None:
+    """Step 3: the width at which three matrices cost what two matrices of width 4d cost, and Meta's rule
+    that turns it into Llama 2 7B's 11,008 (and DeepSeek-LLM-67B's width)."""
+    llama = inputs.frontier.by_name("Llama 2 7B")
+    src = frontier_source(llama)
+    d, m = llama.hidden_size, llama.ffn_multiple_of
+    reg.add("llama2.hidden_size", d, integer(d), computed("hidden_size", src))
+    reg.add("llama2.four_d", 4 * d, integer(4 * d), computed("4 · hidden_size: a two-matrix FFN's width", src))
+    eq = swiglu_equal_params_width(d)
+    reg.add("llama2.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/chapter/formulas.py"))
+    truncated = int(eq)
+    reg.add("llama2.truncated", truncated, integer(truncated), computed("int(2 · 4d / 3), as Meta's code does", src))
+    reg.add("llama2.multiple_of", m, integer(m), computed("multiple_of (params.json)", src))
+    w = f.meta_ffn_width(d, m)
+    reg.add("llama2.width_by_rule", w, integer(w),
+            computed("multiple_of · ⌈int(2 · 4d / 3) / multiple_of⌉ (meta_ffn_width)", src, FORMULAS))
+    reg.add("llama2.multiples", w // m, integer(w // m), computed("width_by_rule / multiple_of", src, FORMULAS))
+    reg.add("llama2.ffn_width", llama.ffn_width, integer(llama.ffn_width), computed("ffn_width", src))
+    reg.add("llama2.ffn_ratio", w / d, fixed(w / d, 2) + "d", computed("width_by_rule / hidden_size", src, FORMULAS))
+    reg.add("llama2.params_per_layer", f.ffn_params(d, w, "swiglu"), integer(f.ffn_params(d, w, "swiglu")),
+            computed("3 · hidden_size · width", src, FORMULAS))
+    four = f.two_matrix_ffn_params(d, 4 * d)
+    reg.add("llama2.two_matrix_4d_params", four, integer(four), computed("2 · d · 4d at Llama 2 7B's d", src, FORMULAS))
+
+    ds = inputs.frontier.by_name("DeepSeek-LLM-67B")
+    w = f.meta_ffn_width(ds.hidden_size, m)
+    reg.add("deepseek_llm_67b.width_by_rule", w, integer(w),
+            computed("meta_ffn_width(hidden_size, Llama 2's multiple_of)", frontier_source(ds), src, FORMULAS))
+
+
+def add_anchor(reg: Scope, inputs: Inputs) -> None:
+    """Step 4: the anchor's three matrices, their weights per layer and their share of the model."""
+    t, v = inputs.anchor.config.text_config, inputs.anchor.config.vision_config
+    d, w = t.hidden_size, t.intermediate_size
+    src = anchor_source("intermediate_size")
+    reg.add("anchor.matrix_params", d * w, integer(d * w), computed("hidden_size · intermediate_size", src))
+    ledger = anchor_ledger(t, v)
+    layers = ledger["ffn"] + ledger["full_attention"] + ledger["gated_deltanet"] + 2 * t.num_hidden_layers * d
+    reg.add("anchor.decoder_layers_params", layers, integer(layers),
+            computed("FFN + attention + Gated DeltaNet + the two norms of every decoder layer", ANCHOR,
+                     "course/chapter/formulas.py"))
+    reg.add("anchor.decoder_share", ledger["ffn"] / layers, percent(ledger["ffn"] / layers, 1),
+            computed("FFN parameters / parameters of the decoder layers", ANCHOR, "course/chapter/formulas.py"))
+    parts = anchor_layer_parts(t)
+    in_layer = parts["ffn"] / (parts["ffn"] + parts["full_attention"] + 2 * d)
+    reg.add("anchor.full_attention_layer_share", in_layer, percent(in_layer, 1),
+            computed("FFN / (FFN + full attention + two norms) of one full-attention layer", ANCHOR,
+                     "course/chapter/formulas.py"))
+    eq = swiglu_equal_params_width(d)
+    reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/chapter/formulas.py"))
+    reg.add("anchor.vs_equal_params", w / eq, fixed(w / eq, 2) + "×", computed("intermediate_size / (8d/3)", src))
+    rule = f.meta_ffn_width(d, inputs.frontier.by_name("Llama 2 7B").ffn_multiple_of)
+    reg.add("anchor.meta_rule_width", rule, integer(rule),
+            computed("meta_ffn_width(hidden_size, Llama 2's multiple_of): what Meta's rule would give", src, FORMULAS))
+    two = f.equal_params_width(w, "swiglu", "two_matrix")
+    reg.add("anchor.two_matrix_equal_width", two, integer(round(two)),
+            computed("3/2 · intermediate_size: a two-matrix FFN with the anchor's FFN weights", src, FORMULAS))
+    reg.add("anchor.two_matrix_equal_ratio", two / d, fixed(two / d, 1) + "d", computed("3/2 · d_ff / d", src, FORMULAS))
+
+
+def dense_layers(m: FrontierModel) -> int:
+    """Layers with a dense FFN: all of them in a dense model, the first few (or none) in an MoE model."""
+    return m.num_layers if m.num_experts is None else (m.dense_ffn_layers or 0)
+
+
+def dense_ffn_models(inputs: Inputs) -> list[FrontierModel]:
+    """Every frontier model with a dense FFN in at least one layer, oldest first (then narrowest)."""
+    models = [m for m in inputs.frontier.models if m.ffn_width and dense_layers(m) > 0]
+    return sorted(models, key=lambda m: (m.year, m.hidden_size, m.name))
+
+
+def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
+    """Step 4's table: d_ff/d of every frontier model's dense FFN, and the expert width of the MoE ones."""
+    gated = []
+    for m in dense_ffn_models(inputs):
+        k, src = f"models.{slug(m.name)}", frontier_source(m)
+        r = m.ffn_width / m.hidden_size
+        reg.add(f"{k}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))
+        reg.add(f"{k}.ffn_width", m.ffn_width, integer(m.ffn_width), computed("ffn_width", src))
+        reg.add(f"{k}.ratio", r, fixed(r, 2), computed("ffn_width / hidden_size", src))
+        reg.add(f"{k}.num_layers", m.num_layers, integer(m.num_layers), computed("num_layers", src))
+        n = dense_layers(m)
+        reg.add(f"{k}.dense_layers", n, integer(n),
+                computed("num_layers, or dense_ffn_layers for an MoE model", src, NUMBERS))
+        if m.moe_ffn_width:
+            e = m.moe_ffn_width / m.hidden_size
+            reg.add(f"{k}.expert_width", m.moe_ffn_width, integer(m.moe_ffn_width), computed("moe_ffn_width", src))
+            reg.add(f"{k}.expert_ratio", e, fixed(e, 2), computed("moe_ffn_width / hidden_size", src))
+        if ffn_kind(m) == "swiglu":
+            gated.append(r)
+    t = inputs.anchor.config.text_config
+    r = t.intermediate_size / t.hidden_size
+    reg.add("models.anchor.ratio", r, fixed(r, 2), computed("intermediate_size / hidden_size",
+                                                             anchor_source("intermediate_size")))
+    src = f"{FRONTIER} (dense FFNs of gated models)"
+    reg.add("models.gated.count", len(gated), integer(len(gated)), computed("models in the table with a gated FFN", src))
+    reg.add("models.gated.ratio_min", min(gated), fixed(min(gated), 2) + "d", computed("smallest ffn_width / hidden_size", src))
+    reg.add("models.gated.ratio_max", max(gated), fixed(max(gated), 2) + "d", computed("largest ffn_width / hidden_size", src))
+
+
+MOE_MODEL = "DeepSeek-V3"
+
+
+def add_moe(reg: Scope, inputs: Inputs) -> None:
+    """Step 5: one MoE model's FFN weights, all of them and those one token uses."""
+    m = inputs.frontier.by_name(MOE_MODEL)
+    src = frontier_source(m)
+    k = "moe"
+    moe = f.moe_ffn_params(m.hidden_size, m.num_layers, m.dense_ffn_layers, m.ffn_width, m.moe_ffn_width,
+                           m.num_experts, m.experts_per_token, m.shared_experts)
+    for field, value in (("num_layers", m.num_layers), ("dense_layers", m.dense_ffn_layers),
+                         ("routed", m.num_experts), ("per_token", m.experts_per_token),
+                         ("shared", m.shared_experts), ("expert_width", m.moe_ffn_width),
+                         ("hidden_size", m.hidden_size)):
+        reg.add(f"{k}.{field}", value, integer(value), computed(field, src))
+    reg.add(f"{k}.total", moe["total"], billions(moe["total"]),
+            computed("dense FFNs + (layers − dense) · (routed + shared) · 3 · d · expert_width", src, FORMULAS))
+    reg.add(f"{k}.active", moe["active"], billions(moe["active"]),
+            computed("dense FFNs + (layers − dense) · (per_token + shared) · 3 · d · expert_width", src, FORMULAS))
+    share = moe["active"] / moe["total"]
+    reg.add(f"{k}.active_share", share, percent(share, 1), computed("active / total FFN weights", src, FORMULAS))
+
+
+# ---------------------------------------------------------------- the widgets' read-outs
+
+ACT_RANGE = 4.0          # the explorer's x, a and b run over [−4, 4]
+ACT_DEFAULTS = {"x": 1.0, "a": 2.0, "b": 3.0}
+MIN_SCAN = (-3.0, 0.0, 30001)     # where GELU and SiLU reach their minimum: a fine scan of [−3, 0]
+GAP_SCAN = (-6.0, 6.0, 12001)
+
+
+def add_activations(reg: Scope) -> None:
+    where = computed("the activation explorer's defaults", NUMBERS)
+    reg.add("act.range", ACT_RANGE, fixed(ACT_RANGE, 0), where)
+    for name, v in ACT_DEFAULTS.items():
+        reg.add(f"act.default_{name}", v, fixed(v, 0), where)
+    x, a, b = ACT_DEFAULTS["x"], ACT_DEFAULTS["a"], ACT_DEFAULTS["b"]
+    for name, fn in f.ACTIVATIONS.items():
+        reg.add(f"act.{name}_at_x", fn(x), fixed(fn(x), 3), computed(f"{name}(x) at the default x", FORMULAS))
+    p = f.swiglu_product(a, b)
+    reg.add("act.swiglu_at_ab", p, fixed(p, 3), computed("SiLU(a) · b at the default a, b", FORMULAS))
+    lo, hi, n = MIN_SCAN
+    xs = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+    for name in ("gelu", "silu"):
+        fn = f.ACTIVATIONS[name]
+        at = min(xs, key=fn)
+        reg.add(f"act.{name}_min", fn(at), fixed(fn(at), 3), computed(f"min of {name} over a scan of [−3, 0]", FORMULAS))
+        reg.add(f"act.{name}_argmin", at, fixed(at, 2), computed(f"where {name} is smallest", FORMULAS))
+    gap = f.largest_gap(f.gelu_tanh, f.gelu_exact, *GAP_SCAN)
+    reg.add("act.gelu_tanh_gap", gap, significant(gap, 2),
+            computed("max |tanh approximation − x·Φ(x)| over [−6, 6]", FORMULAS))
+    corner = f.swiglu_product(ACT_RANGE, ACT_RANGE)
+    reg.add("act.swiglu_corner", corner, fixed(corner, 2), computed("SiLU(4) · 4, the heat map's corner", FORMULAS))
+
+
+def add_ring(reg: Scope) -> None:
+    spec = twins.RING
+    where = f"{TWINS} (seed {spec.seed})"
+    pts = twins.ring_points(spec)
+    for field in ("per_class", "k_default", "k_max", "seed"):
+        v = getattr(spec, field)
+        reg.add(f"ring.{field}", v, integer(v), computed(f"RingSpec.{field}", where))
+    for field in ("center_radius", "ring_inner", "ring_outer", "threshold"):
+        v = getattr(spec, field)
+        reg.add(f"ring.{field}", v, fixed(v, 1), computed(f"RingSpec.{field}", where))
+    n = len(pts)
+    reg.add("ring.points", n, integer(n), computed("both classes", where))
+    best = twins.best_line(pts, spec)
+    reg.add("ring.best_line.correct", best["correct"], integer(best["correct"]),
+            computed("best_line(): the grid's best line, points it gets right", where))
+    reg.add("ring.best_line.accuracy", best["correct"] / n, percent(best["correct"] / n, 1),
+            computed("best_line() / all points", where))
+    for k in range(spec.k_min, 6):
+        c = twins.correct(pts, twins.relu_scores(pts, k, spec.threshold))
+        reg.add(f"ring.relu.k{k}.correct", c, integer(c), computed(f"{k} ReLU units: points right", where))
+    first = twins.smallest_k_all_correct(pts, spec)
+    reg.add("ring.relu.first_all_correct", first, integer(first),
+            computed("smallest k with every point right", where))
+    g = twins.guaranteed_k(spec)
+    reg.add("ring.relu.guaranteed_k", g, integer(g), computed("⌊π / arccos(t / ring_inner)⌋ + 1", where))
+    for k in (3, 4):
+        r = twins.corner_radius(k, spec.threshold)
+        reg.add(f"ring.relu.k{k}.corner", r, fixed(r, 2), computed("t / cos(π/k)", where))
+
+
+# ---------------------------------------------------------------- the small model
+
+SWEEP = ("c1_gelu_ratio2", "c1_gelu_ratio4", "c1_gelu_ratio8")   # two-matrix GELU FFN, width 2d, 4d, 8d
+EQUAL_PAIR = ("c1_gelu_ratio4", BASELINE)                         # GELU 4d against SwiGLU 8d/3
+COMPARISONS = [  # (key, run a, run b): a minus b, seed by seed; above 0 when b ends lower
+    ("ratio2_minus_ratio4", "c1_gelu_ratio2", "c1_gelu_ratio4"),
+    ("ratio4_minus_ratio8", "c1_gelu_ratio4", "c1_gelu_ratio8"),
+    ("swiglu_minus_gelu4", BASELINE, "c1_gelu_ratio4"),
+]
+
+
+def add_project(reg: Scope, inputs: Inputs) -> None:
+    """The small model's FFNs, from its config (models/experiments.json, models/model.py)."""
+    ex = inputs.experiments
+    base = ex.base
+    src = f"{EXPERIMENTS} (base)"
+    m = base.ffn_multiple_of
+    reg.add("project.multiple_of", m, integer(m), computed("ffn_multiple_of", src))
+    eq = swiglu_equal_params_width(base.d_model)
+    reg.add("project.equal_params_width", eq, fixed(eq, 1), computed("8 · d_model / 3", src, "course/chapter/formulas.py"))
+    rule = f.meta_ffn_width(base.d_model, m)
+    reg.add("project.meta_rule_width", rule, integer(rule),
+            computed("meta_ffn_width(d_model, ffn_multiple_of)", src, FORMULAS))
+    per_layer = {}
+    for run in (*SWEEP, BASELINE):
+        cfg = ex.config(run)
+        w = cfg.gpt_config(vocab_size=1).ffn_hidden
+        kind = "two_matrix" if cfg.ffn_type == "gelu" else "swiglu"
+        n = f.ffn_params(cfg.d_model, w, kind)
+        per_layer[run] = n
+        reg.add(f"runs.{run}.ffn_params", n, integer(n),
+                computed(f"{f.MATRICES[kind]} · d_model · ffn_hidden (models/model.py)", f"{EXPERIMENTS} ({run})", FORMULAS))
+    for (narrow, wide), name in zip(zip(SWEEP, SWEEP[1:]), ("widen_2_to_4", "widen_4_to_8")):
+        added = base.n_layer * (per_layer[wide] - per_layer[narrow])
+        reg.add(f"runs.{name}.params", added, integer(added),
+                computed(f"n_layer · (FFN of {wide} − FFN of {narrow})", EXPERIMENTS, FORMULAS))
+    extra = base.n_layer * (per_layer[BASELINE] - per_layer["c1_gelu_ratio4"])
+    reg.add("runs.swiglu_extra_params", extra, integer(extra),
+            computed("n_layer · (SwiGLU FFN − GELU 4d FFN), from the rounding up to a multiple of ffn_multiple_of",
+                     EXPERIMENTS, FORMULAS))
+
+
+def add_measured(reg: Scope, results: Results) -> None:
+    for key, a, b in COMPARISONS:
+        # seed by seed needs the same seeds: while runs are still arriving, a pair may not have them yet
+        if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
+            compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss")
+    if all(r in results.runs for r in EQUAL_PAIR):
+        gelu, swiglu = (results.runs[r] for r in EQUAL_PAIR)
+        extra = (swiglu[0].parameters - gelu[0].parameters) / gelu[0].parameters
+        reg.add("compare.gelu4_vs_swiglu.params_share", extra, percent(extra, 2),
+                provenance(swiglu, f"({BASELINE} − c1_gelu_ratio4) / c1_gelu_ratio4, parameters"))
+
+
+def add_numbers(reg: Scope, inputs: Inputs) -> None:
+    add_two_matrix_era(reg, inputs)
+    add_equal_params(reg, inputs)
+    add_anchor(reg, inputs)
+    add_frontier_table(reg, inputs)
+    add_moe(reg, inputs)
+    add_activations(reg)
+    add_ring(reg)
+    add_project(reg, inputs)
+    add_measured(reg, inputs.results)

@@ -1,0 +1,45 @@
+"""The FFN lesson's table: d_ff / d of every frontier model with a dense FFN (and the anchor), each cell a
+registry number with its provenance, and the expert width of the MoE models among them."""
+from __future__ import annotations
+
+from course.chapter.schema import load_inputs
+from lessons.c4_ffn.numbers import dense_ffn_models, ffn_kind, slug
+
+LABELS = {
+    "zh": {"caption": "各模型稠密 FFN 的宽度(由官方 config 现算)", "model": "模型", "year": "年份", "d": "d",
+           "width": "d_ff", "ratio": "d_ff / d", "form": "形式", "layers": "有稠密 FFN 的层", "expert": "专家宽度 / d",
+           "two_matrix": "两矩阵", "swiglu": "门控三矩阵", "all": "全部 {n} 层", "some": "{k} / {n} 层",
+           "anchor": "(锚点)", "none": "—"},
+    "en": {"caption": "Dense FFN widths across models (computed from the official configs)", "model": "Model",
+           "year": "Year", "d": "d", "width": "d_ff", "ratio": "d_ff / d", "form": "Form", "layers": "Layers with a dense FFN",
+           "expert": "Expert width / d", "two_matrix": "two-matrix", "swiglu": "gated",
+           "all": "all {n}", "some": "{k} of {n}", "anchor": " (the anchor)", "none": "—"},
+}
+
+
+def frontier_widths(ctx) -> str:
+    inputs = load_inputs()
+    lab = LABELS[ctx.lang]
+    n = lambda key: ctx.expand(f"<!-- n:ffn.{key} -->")   # noqa: E731 (a cell is one registry number)
+    rows = []
+    for m in dense_ffn_models(inputs):
+        k = f"models.{slug(m.name)}"
+        layers = (lab["all"].format(n=n(f"{k}.num_layers")) if m.num_experts is None
+                  else lab["some"].format(k=n(f"{k}.dense_layers"), n=n(f"{k}.num_layers")))
+        expert = n(f"{k}.expert_ratio") if m.moe_ffn_width else lab["none"]
+        rows.append(f'<tr data-model="{slug(m.name)}"><th scope="row">{m.name}</th><td>{m.year}</td>'
+                    f'<td>{n(k + ".hidden_size")}</td><td>{n(k + ".ffn_width")}</td><td>{n(k + ".ratio")}</td>'
+                    f'<td>{lab[ffn_kind(m)]}</td><td>{layers}</td><td>{expert}</td></tr>')
+    a = inputs.anchor
+    rows.append(f'<tr data-model="anchor"><th scope="row"><strong>{a.name}{lab["anchor"]}</strong></th>'
+                f'<td>{lab["none"]}</td><td>{ctx.expand("<!-- n:anchor.hidden_size -->")}</td>'
+                f'<td>{ctx.expand("<!-- n:anchor.ffn_width -->")}</td><td>{n("models.anchor.ratio")}</td>'
+                f'<td>{lab["swiglu"]}</td><td>{lab["all"].format(n=ctx.expand("<!-- n:anchor.num_layers -->"))}</td>'
+                f'<td>{lab["none"]}</td></tr>')
+    head = "".join(f'<th scope="col">{lab[c]}</th>' for c in ("model", "year", "d", "width", "ratio", "form", "layers", "expert"))
+    return (f'<div class="cw-scroll" data-table="ffn-widths"><table>'
+            f'<caption>{lab["caption"]}</caption><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+TABLES = {"ffn-widths": frontier_widths}
