@@ -96,6 +96,8 @@ def main(src: Path) -> None:
             "attn_output_gate": bool(c.get("attn_output_gate", c.get("mla_use_output_gate", False))),
             "num_experts": c.get("n_routed_experts", c.get("num_local_experts", c.get("num_experts"))),
             "vocab_size": c.get("vocab_size"),
+            "hc_mult": c.get("hc_mult"),                          # residual streams (mHC)
+            "attn_res_block_size": c.get("attn_res_block_size"),  # Block AttnRes
             "provenance": file_record(path, repository, repo_path, commit, grade, verification),
         }
         m.update(extra)

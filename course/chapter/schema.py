@@ -126,6 +126,8 @@ class FrontierModel(Strict):
     attn_output_gate: Optional[bool] = None
     num_experts: Optional[PositiveInt] = None
     vocab_size: Optional[PositiveInt] = None
+    hc_mult: Optional[PositiveInt] = None              # parallel residual streams (hyper-connections, mHC)
+    attn_res_block_size: Optional[PositiveInt] = None  # layers per block of Block AttnRes
     provenance: FileProvenance
 
 
