@@ -136,9 +136,9 @@
         { x: xs, y: last.grad, name: CW.t(L.gradCurve), mode: "lines", line: { color: col.b }, xaxis: "x2", yaxis: "y2" },
       ], {
         height: 340,
-        xaxis: { domain: [0, 0.45], title: { text: CW.t(L.layer) } },
+        xaxis: { domain: [0, 0.46], title: { text: CW.t(L.layer) } },
         yaxis: { title: { text: CW.t(L.scaleTitle) }, rangemode: "tozero" },
-        xaxis2: { domain: [0.55, 1], title: { text: CW.t(L.layer) }, anchor: "y2" },
+        xaxis2: { domain: [0.54, 1], title: { text: CW.t(L.layer) }, anchor: "y2" },
         yaxis2: { type: "log", title: { text: CW.t(L.gradTitle) }, anchor: "x2" },
       });
     }
