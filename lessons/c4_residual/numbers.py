@@ -203,14 +203,38 @@ RUNS = (BASELINE, NO_RESIDUAL, NO_SCALING)
 COMPARISONS = [
     ("no_residual", NO_RESIDUAL, BASELINE, "final_val_loss"),
     ("no_residual", NO_RESIDUAL, BASELINE, "init_block_grad_mean"),
-    ("no_scaling", NO_SCALING, BASELINE, "final_val_loss"),
+    ("baseline_minus_no_scaling", BASELINE, NO_SCALING, "final_val_loss"),
     ("no_scaling", NO_SCALING, BASELINE, "init_stream_rms_top"),
     ("no_scaling", NO_SCALING, BASELINE, "end_stream_rms_top"),
     ("no_scaling", NO_SCALING, BASELINE, "init_block_grad_mean"),
 ]
 
 
+def sci(x: float) -> str:
+    """Two significant digits; below 0.01 in the form configs and papers use (2.5e−8), else plainly (4.0)."""
+    return scientific(float(f"{x:.1e}")) if abs(x) < 0.01 else significant(x, 2)
+
+
+def add_layers(reg: Scope, results: Results) -> None:
+    """Per-layer values the chapter's metrics do not name: the stream's RMS right after the embeddings (the
+    layer every run shares), and the end-of-training bottom/top gradient ratio where it is too small for
+    the chapter's fixed-point text."""
+    for key, run in (("baseline", BASELINE), ("no_residual", NO_RESIDUAL), ("no_scaling", NO_SCALING)):
+        if run not in results.runs:
+            continue
+        runs = results.runs[run]
+        prov = provenance(runs, f"{run} (probes at init and at the end)")
+        for when in ("init", "end"):
+            spread_keys(reg, f"layers.{key}.{when}_embed_rms", [getattr(r, when).stream_rms[0] for r in runs],
+                        lambda x: significant(x, 2), prov)
+            spread_keys(reg, f"layers.{key}.{when}_grad_ratio", [getattr(r, when).block_grad_norm[0]
+                                                                   / getattr(r, when).block_grad_norm[-1] for r in runs],
+                        sci, prov)
+        spread_keys(reg, f"layers.{key}.end_bottom_grad", [r.end.block_grad_norm[0] for r in runs], sci, prov)
+
+
 def add_measured(reg: Scope, results: Results) -> None:
+    add_layers(reg, results)
     for key, a, b, metric in COMPARISONS:
         if a in results.runs and b in results.runs:
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
