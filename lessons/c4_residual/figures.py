@@ -1,6 +1,6 @@
 """The residual lesson's figures, from the committed results of every seed: validation loss for the
 baseline and the two residual ablations, the residual stream's RMS per layer at init and at the end, and
-the gradient each block receives at init. Every chart shows the spread over seeds: a shaded band (or error
+the gradient each block receives at init and at the end. Every chart shows the spread over seeds: a shaded band (or error
 bars) from the smallest to the largest seed around their mean. A run without results yet is left out."""
 from __future__ import annotations
 
@@ -107,29 +107,35 @@ def stream_rms(results: Results, lang: str) -> dict:
     return {"data": data, "layout": layout, "alt": alt}
 
 
-# ---------------------------------------------------------------- 3. per-block gradient norms at init
+# ---------------------------------------------------------------- 3. per-block gradient norms
 
 
 def block_grads(results: Results, lang: str) -> dict:
+    """At init (the question of lesson 2's naive plan) and at the end of training (where a stack without
+    the residual has starved its lower blocks): bars per block, pale at init, full at the end."""
     t, runs = T[lang], present(results)
     data, described = [], []
     for name, rs in runs.items():
-        per_block = [list(c) for c in zip(*(r.init.block_grad_norm for r in rs))]
-        mean, lo, hi = spread(per_block)
-        data.append({"type": "bar", "x": [f"{t['block']} {i + 1}" for i in range(len(mean))], "y": mean,
-                     "name": RUN_LABELS[name][lang], "marker": {"color": COLORS[name]},
-                     "error_y": {"type": "data", "symmetric": False, "array": [h - m for h, m in zip(hi, mean)],
-                                 "arrayminus": [m - low for low, m in zip(lo, mean)]}})
-        described.append(f"{RUN_LABELS[name][lang]} " + ", ".join(significant(m, 2) for m in mean))
-    title = "初始化时每个块收到的梯度范数" if lang == "zh" else "Gradient norm each block receives at init"
-    layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>", barmode="group",
+        for when in ("init", "end"):
+            per_block = [list(c) for c in zip(*(getattr(r, when).block_grad_norm for r in rs))]
+            mean, lo, hi = spread(per_block)
+            data.append({"type": "bar", "x": [f"{t['block']} {i + 1}" for i in range(len(mean))], "y": mean,
+                         "name": f"{RUN_LABELS[name][lang]}, {t[when]}", "legendgroup": name,
+                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0},
+                         "error_y": {"type": "data", "symmetric": False, "array": [h - m for h, m in zip(hi, mean)],
+                                     "arrayminus": [m - low for low, m in zip(lo, mean)]}})
+            described.append(f"{RUN_LABELS[name][lang]}{'' if lang == 'zh' else ','} {t[when]} "
+                             + ", ".join(significant(m, 2) for m in mean))
+    title = ("每个块收到的梯度范数:初始化时(浅色)与训练结束(深色)" if lang == "zh"
+             else "Gradient norm each block receives, at init (pale) and at the end (full)")
+    layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>", barmode="group", height=520,
                          yaxis={"title": {"text": t["grad"]}, "type": "log", "exponentformat": "power"},
                          xaxis={"title": {"text": t["block"]}}, margin={"l": 60, "r": 20, "t": 80, "b": 50})
     sep = ";" if lang == "zh" else "; "
-    alt = (f"柱状图:初始化时每个块参数的梯度范数(对数纵轴,种子均值,误差棒为种子间范围),从第 1 块到顶层块:"
+    alt = (f"柱状图:每个块参数的梯度范数(对数纵轴,种子均值,误差棒为种子间范围),初始化时与训练结束时,从第 1 块到顶层块:"
            f"{sep.join(described)}。" if lang == "zh" else
-           f"Bar chart: gradient norm of each block's parameters at init (log scale; mean over seeds, error bars "
-           f"over the seeds), from block 1 to the top block: {sep.join(described)}.")
+           f"Bar chart: gradient norm of each block's parameters (log scale; mean over seeds, error bars over the "
+           f"seeds), at init and at the end, from block 1 to the top block: {sep.join(described)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
