@@ -233,14 +233,20 @@ def add_layers(reg: Scope, results: Results) -> None:
         spread_keys(reg, f"layers.{key}.end_bottom_grad", [r.end.block_grad_norm[0] for r in runs], sci, prov)
 
 
+def paired(results: Results, a: str, b: str) -> bool:
+    """Both runs have results for the same seeds (while a refresh is under way, one may be ahead); a note
+    whose comparison is missing names an unknown key and stops the build."""
+    return a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b)
+
+
 def add_measured(reg: Scope, results: Results) -> None:
     add_layers(reg, results)
     for key, a, b, metric in COMPARISONS:
-        if a in results.runs and b in results.runs:
+        if paired(results, a, b):
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
     # per seed: how many times the baseline's per-block init gradient the run's is (its mean over blocks)
     for key, run in (("no_residual", NO_RESIDUAL), ("no_scaling", NO_SCALING)):
-        if run in results.runs and BASELINE in results.runs:
+        if paired(results, run, BASELINE):
             a, b = results.runs[run], results.runs[BASELINE]
             ratios = [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(a, b)]
             spread_keys(reg, f"compare.{key}.init_grad_times", ratios, lambda x: significant(x, 2),
