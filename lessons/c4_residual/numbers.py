@@ -251,6 +251,11 @@ def add_measured(reg: Scope, results: Results) -> None:
             ratios = [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(a, b)]
             spread_keys(reg, f"compare.{key}.init_grad_times", ratios, lambda x: significant(x, 2),
                         provenance(a, f"{run} / {BASELINE} (init block gradients)"))
+            # and how many times the baseline's the top of its stream is, at init and at the end
+            for when in ("init", "end"):
+                tops = [getattr(x, when).stream_rms[-1] / getattr(y, when).stream_rms[-1] for x, y in zip(a, b)]
+                spread_keys(reg, f"compare.{key}.{when}_top_times", tops, lambda x: significant(x, 2),
+                            provenance(a, f"{run} / {BASELINE} (top-of-stream RMS, {when})"))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
