@@ -102,6 +102,8 @@ def main(src: Path) -> None:
             "dense_ffn_layers": None if experts is None else c.get("first_k_dense_replace",
                                                                    len(c.get("mlp_only_layers", []))),
             "vocab_size": c.get("vocab_size"),
+            "hc_mult": c.get("hc_mult"),                          # residual streams (mHC)
+            "attn_res_block_size": c.get("attn_res_block_size"),  # Block AttnRes
             "provenance": file_record(path, repository, repo_path, commit, grade, verification),
         }
         m.update(extra)

@@ -130,6 +130,8 @@ class FrontierModel(Strict):
     shared_experts: Optional[int] = Field(default=None, ge=0)    # experts every token uses
     dense_ffn_layers: Optional[int] = Field(default=None, ge=0)  # an MoE model's layers with a dense FFN
     vocab_size: Optional[PositiveInt] = None
+    hc_mult: Optional[PositiveInt] = None              # parallel residual streams (hyper-connections, mHC)
+    attn_res_block_size: Optional[PositiveInt] = None  # layers per block of Block AttnRes
     provenance: FileProvenance
 
 

@@ -73,6 +73,7 @@ class SimResult:
     grad: list[float] = field(default_factory=list)    # per sublayer l = 1..N: ‖∂L/∂x_{l−1}‖
     stream: list[float] = field(default_factory=list)  # RMS of x_0 … x_N
     read: list[float] = field(default_factory=list)    # per sublayer: RMS of its input u_l
+    write: list[float] = field(default_factory=list)   # per sublayer: RMS of what it adds, s·F_l
 
 
 def simulate(layers: int, gain: float, residual: bool, prenorm: bool, scale: bool,
@@ -98,7 +99,7 @@ def simulate(layers: int, gain: float, residual: bool, prenorm: bool, scale: boo
     def rms_all(m: list[list[float]]) -> float:
         return math.sqrt(sum(v * v for row in m for v in row) / (len(m) * d))
 
-    stream, read, inputs, outs, radii = [rms_all(x)], [], [], [], []
+    stream, read, write, inputs, outs, radii = [rms_all(x)], [], [], [], [], []
     for Wl in W:
         if prenorm:
             r = [math.sqrt(sum(v * v for v in row) / d + spec.eps) for row in x]
@@ -109,6 +110,7 @@ def simulate(layers: int, gain: float, residual: bool, prenorm: bool, scale: boo
         x = [[(x[t][i] if residual else 0.0) + s * F[t][i] for i in range(d)] for t in range(T)]
         inputs.append(u), outs.append(F), radii.append(r)
         read.append(rms_all(u))
+        write.append(s * rms_all(F))
         stream.append(rms_all(x))
 
     g = [[ci / T for ci in c] for _ in range(T)]
@@ -127,4 +129,4 @@ def simulate(layers: int, gain: float, residual: bool, prenorm: bool, scale: boo
         g = [[(g[t][j] if residual else 0.0) + dx[t][j] for j in range(d)] for t in range(T)]
         grad[l] = math.sqrt(sum(v * v for row in g for v in row))
     return SimResult(grad_ratio=grad[0] / grad[-1], stream_rms=stream[-1], read_rms_top=read[-1],
-                     grad=grad, stream=stream, read=read)
+                     grad=grad, stream=stream, read=read, write=write)

@@ -1,7 +1,8 @@
 // residual-sim: a stack of N randomly initialized sublayers, forward and backward, live in the browser.
-// Twin: course/twins.py simulate() — same PRNG, seed, draw order, arithmetic and summation order;
-// tests/test_widgets_browser.py compares the read-outs with it. The spec (seed, width, tokens, ranges)
-// and the defaults come from data-config (course/widgets.py), never from this file.
+// Twin: course/chapter/twins.py simulate() — same PRNG, seed, draw order, arithmetic and summation order;
+// tests/test_chapter_browser.py and tests/test_residual_browser.py compare it with the twin in each
+// lesson's mode. The spec (seed, width, tokens, ranges) and the defaults come from data-config
+// (course/chapter/widgets.py), never from this file.
 (function () {
   "use strict";
   var CW = window.CW;
@@ -21,7 +22,7 @@
     return z;
   }
 
-  // The simulator itself. Returns the read-outs and the per-layer curves (see course/twins.py).
+  // The simulator itself. Returns the read-outs and the per-layer curves (see course/chapter/twins.py).
   function simulate(spec, N, gain, residual, prenorm, scale) {
     var d = spec.width, T = spec.tokens, eps = spec.eps;
     var z = normals(spec, T * d + d + Math.max(N, spec.layers_max) * d * d), k = 0;
@@ -38,7 +39,7 @@
     var s = scale ? 1 / Math.sqrt(N) : 1;
     function rmsAll(m) { var a = 0; for (var k = 0; k < m.length; k++) a += m[k] * m[k]; return Math.sqrt(a / m.length); }
 
-    var stream = [rmsAll(x)], read = [], U = new Array(N), F = new Array(N), R = new Array(N);
+    var stream = [rmsAll(x)], read = [], write = [], U = new Array(N), F = new Array(N), R = new Array(N);
     for (l = 0; l < N; l++) {
       var u, r = null;
       if (prenorm) {
@@ -63,6 +64,7 @@
       for (i = 0; i < T * d; i++) nx[i] = (residual ? x[i] : 0) + s * f[i];
       U[l] = u; F[l] = f; R[l] = r;
       read.push(rmsAll(u));
+      write.push(s * rmsAll(f));
       x = nx;
       stream.push(rmsAll(x));
     }
@@ -96,7 +98,7 @@
       grad[l] = Math.sqrt(sq);
     }
     return { gradRatio: grad[0] / grad[N - 1], streamRms: stream[N], readRmsTop: read[N - 1],
-             grad: grad, stream: stream, read: read };
+             grad: grad, stream: stream, read: read, write: write };
   }
 
   function init(root, cfg) {
@@ -134,9 +136,9 @@
         { x: xs, y: last.grad, name: CW.t(L.gradCurve), mode: "lines", line: { color: col.b }, xaxis: "x2", yaxis: "y2" },
       ], {
         height: 340,
-        xaxis: { domain: [0, 0.45], title: { text: CW.t(L.layer) } },
+        xaxis: { domain: [0, 0.46], title: { text: CW.t(L.layer) } },
         yaxis: { title: { text: CW.t(L.scaleTitle) }, rangemode: "tozero" },
-        xaxis2: { domain: [0.55, 1], title: { text: CW.t(L.layer) }, anchor: "y2" },
+        xaxis2: { domain: [0.54, 1], title: { text: CW.t(L.layer) }, anchor: "y2" },
         yaxis2: { type: "log", title: { text: CW.t(L.gradTitle) }, anchor: "x2" },
       });
     }
