@@ -117,6 +117,7 @@ class FrontierModel(Strict):
     activation: str
     swiglu_limit: Optional[PositiveFloat] = None
     situ_beta: Optional[PositiveFloat] = None
+    situ_linear_beta: Optional[PositiveFloat] = None
     norm: Literal["layernorm", "rmsnorm"]
     norm_style: Optional[Literal["standard", "zero_centered"]] = None
     norm_placement: Literal["post", "pre", "output"]
@@ -124,6 +125,7 @@ class FrontierModel(Strict):
     norm_note: Optional[str] = None
     qk_norm: Optional[bool] = None
     attn_output_gate: Optional[bool] = None
+    attn_output_gate_source: Optional[FileProvenance] = None   # when the config has no key: the code that gates
     num_experts: Optional[PositiveInt] = None
     vocab_size: Optional[PositiveInt] = None
     provenance: FileProvenance
