@@ -41,6 +41,7 @@ def swiglu_surface(ctx: WidgetContext) -> dict:
         "point": ctx.num("deepseek_v4.swiglu_limit"),
         "pointStep": 2 * SURFACE_EXTENT / (SURFACE_POINTS - 1),
         "digits": SURFACE_DIGITS,
+        "height": 380, "markerSize": 12,   # layout in px, passed here so the JS holds no number of its own
     }
 
 

@@ -63,8 +63,8 @@
         { type: "heatmap", x: grid, y: grid, z: z, zmid: 0, colorscale: "RdBu", reversescale: true,
           colorbar: { title: { text: "SiLU(a)·b" } }, hovertemplate: "a %{x}<br>b %{y}<br>SiLU(a)·b %{z:.2f}<extra></extra>" },
         { type: "scatter", mode: "markers", x: [state.a], y: [state.b], name: CW.t(L.point), showlegend: false,
-          marker: { color: col.fg, size: 12, symbol: "circle-open", line: { width: 2 } } },
-      ], { height: 380, xaxis: { title: { text: CW.t(L.a) } }, yaxis: { title: { text: CW.t(L.b) } } });
+          marker: { color: col.fg, size: cfg.markerSize, symbol: "circle-open", line: { width: 2 } } },
+      ], { height: cfg.height, xaxis: { title: { text: CW.t(L.a) } }, yaxis: { title: { text: CW.t(L.b) } } });
     }
     draw.root = root;
     CW.onPalette(draw);
