@@ -20,11 +20,13 @@ RUN_LABELS = {
 T = {
     "zh": {"layer": "层", "fta": "查询 t ≥ 1 给第一个 token 的平均权重", "uniform": "均匀注意力的参照 {x}",
            "step": "训练步数", "act": "FFN 隐藏激活的最大绝对值", "bound": "截断后乘积的上限 SiLU({l})·{l} = {b}",
-           "init": "初始化时", "end": "训练结束", "seeds": "误差棒 / 阴影:{n} 个种子的最小到最大",
+           "init": "初始化时", "end": "训练结束", "bars": "误差棒:{n} 个种子的最小到最大",
+           "band": "阴影:{n} 个种子的最小到最大",
            "missing": "(结果尚未生成)"},
     "en": {"layer": "layer", "fta": "mean weight queries t ≥ 1 put on the first token", "uniform": "uniform attention {x}",
            "step": "step", "act": "largest |FFN hidden activation|", "bound": "clamped product's bound SiLU({l})·{l} = {b}",
-           "init": "at init", "end": "at the end", "seeds": "error bars / shading: min to max over {n} seeds",
+           "init": "at init", "end": "at the end", "bars": "error bars: min to max over {n} seeds",
+           "band": "shading: min to max over {n} seeds",
            "missing": "(no results yet)"},
 }
 
@@ -72,7 +74,7 @@ def first_token_attention(results: Results, lang: str) -> dict:
     n_seeds = len(results.runs[runs[0]]) if runs else 0
     title = ("每层给第一个 token 的注意力:基线与加门" if lang == "zh"
              else "Attention on the first token per layer: baseline and gated")
-    sub = t["seeds"].format(n=n_seeds) if runs else t["missing"]
+    sub = t["bars"].format(n=n_seeds) if runs else t["missing"]
     layout = base_layout(f"{title}<br><sub>{sub}</sub>", xaxis={"title": {"text": t["layer"]}, "dtick": 1},
                          yaxis={"title": {"text": t["fta"]}, "tickformat": ".1%", "rangemode": "tozero"},
                          margin={"l": 70, "r": 20, "t": 80, "b": 50})
@@ -120,7 +122,7 @@ def ffn_activation(results: Results, lang: str) -> dict:
     n_seeds = len(results.runs[runs[0]]) if runs else 0
     title = ("FFN 里最大的隐藏激活:基线与截断" if lang == "zh"
              else "The largest FFN hidden activation: baseline and clamped")
-    sub = t["seeds"].format(n=n_seeds) if runs else t["missing"]
+    sub = t["band"].format(n=n_seeds) if runs else t["missing"]
     layout = base_layout(f"{title}<br><sub>{sub}</sub>", xaxis={"title": {"text": t["step"]}},
                          yaxis={"title": {"text": t["act"]}, "rangemode": "tozero"},
                          margin={"l": 70, "r": 20, "t": 80, "b": 50})

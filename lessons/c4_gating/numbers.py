@@ -245,9 +245,14 @@ def add_clamp_engagement(reg: Scope, results: Results, bound: float) -> None:
     spread_keys(reg, "clamp.base_steps_above_bound", above, integer, prov)
     first = [next((s for s, a in zip(r.curves.step, r.curves.ffn_act_max) if a > bound), "never") for r in base]
     spread_keys(reg, "clamp.base_first_step_above_bound", first, integer, prov)
+    pair = provenance(clamp, f"{CLAMP_RUN} vs {BASELINE} (train-loss curves compared bit for bit)")
     same = sum(a.curves.train_loss == b.curves.train_loss for a, b in zip(clamp, base))
-    reg.add("clamp.identical_seeds", same, integer(same),
-            provenance(clamp, f"{CLAMP_RUN} vs {BASELINE} (train-loss curves compared bit for bit)"))
+    reg.add("clamp.identical_seeds", same, integer(same), pair)
+    # the same seed gives the clamped run the baseline's initialization and data: until the clamp first acts,
+    # the two compute the same numbers, so the first step whose loss differs is where the clamp took hold
+    apart = [next((s for s, a, b in zip(c.curves.step, c.curves.train_loss, b.curves.train_loss) if a != b), "never")
+             for c, b in zip(clamp, base)]
+    spread_keys(reg, "clamp.first_different_step", apart, integer, pair)
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
