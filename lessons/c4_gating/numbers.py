@@ -223,7 +223,7 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     if BASELINE not in results.runs:
         return
     if GATE_RUN in results.runs:
-        for metric in ("final_val_loss", "end_first_token_attention"):
+        for metric in ("final_val_loss", "end_first_token_attention", "max_ffn_act"):
             compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric)
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
