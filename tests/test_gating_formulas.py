@@ -151,3 +151,11 @@ def test_registry_text_matches_the_lesson(reg, key, text):
 def test_the_gate_share_of_q_proj_is_the_chapters_q_proj(reg):
     assert reg[NS + "qproj.query"].value + reg[NS + "qproj.gate"].value == reg["anchor.q_proj_out"].value
     assert reg[NS + "surface.max.deepseek_v4"].value == pytest.approx(reg["swiglu.silu_at_limit_times_limit"].value)
+
+
+def test_the_gates_cost_is_measured_against_the_chapters_ledger(reg):
+    """numbers.py recomputes the ledger from the inputs; it must agree with the chapter's keys."""
+    total, ffn = reg["anchor.params.total"].value, reg["anchor.layer.ffn_params"].value
+    assert reg[NS + "gate.share"].value == reg[NS + "gate.total_params"].value / total
+    assert reg[NS + "gate.in_ffn_layers"].value == reg[NS + "gate.total_params"].value / ffn
+    assert reg[NS + "ffn.gate_proj_params"].value * 3 == ffn

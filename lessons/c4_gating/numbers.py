@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from course.chapter.formulas import anchor_layer_parts, anchor_ledger
 from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
 from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
 from course.chapter.schema import Inputs
@@ -62,8 +63,10 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     per_layer = f.output_gate_params(d, t.num_attention_heads, t.head_dim)
     layers = f.anchor_output_gate_layers(t)
     total = per_layer * layers
-    all_params = reg.value("anchor.params.total")
-    layer_ffn = reg.value("anchor.layer.ffn_params")
+    # the chapter's ledger (anchor.params.total, anchor.layer.ffn_params), recomputed: a lesson's numbers
+    # are built from the inputs alone
+    all_params = sum(anchor_ledger(t, inputs.anchor.config.vision_config).values())
+    layer_ffn = anchor_layer_parts(t)["ffn"]
     reg.add("gate.per_layer_params", per_layer, integer(per_layer),
             computed("hidden_size × num_attention_heads × head_dim (the gate half of q_proj)", src))
     reg.add("gate.mtp_layers", t.mtp_num_hidden_layers, integer(t.mtp_num_hidden_layers),
