@@ -41,6 +41,12 @@ def test_browser_ln_rms_playground(open_page, reg, lang):
     sqrt_d = math.sqrt(len(x))
     assert close(value(w, "rms-length"), sqrt_d)
 
+    # each button reads as its label-table prefix followed by the registry's number, as the prose quotes it
+    labels = w.evaluate("r => JSON.parse(r.dataset.config).labels")
+    for control, key in (("scale3", "scale"), ("shift2", "shift")):
+        shown = w.locator(f'[data-control="{control}"]').inner_text()
+        assert shown == labels[key][lang] + reg[NS + f"worked.{key}"].text[lang], shown
+
     ln0, rn0 = value(w, "layernorm"), value(w, "rmsnorm")
     w.locator('[data-control="scale3"]').click()            # scale invariance: neither column moves
     assert close(value(w, "layernorm"), ln0) and close(value(w, "rmsnorm"), rn0)
@@ -240,7 +246,7 @@ def test_diagrams_render_in_both_palettes(open_page, lang, scheme):
 
 # ---------------------------------------------------------------- the measured figures
 
-FIGURE_NAMES = ["ablation-curves", "stream-rms", "block-grads", "norm-bench"]
+FIGURE_NAMES = ["ablation-curves", "stream-rms", "block-grads", "lr-check", "decay-gains", "norm-bench"]
 
 @pytest.mark.parametrize("lang,scheme", [("zh", "light"), ("en", "dark")])
 def test_measured_figures_draw_without_errors(open_page, lang, scheme):
