@@ -23,13 +23,13 @@ CURVE_EVERY = 4   # train loss and grad norm: every 4th step is plenty for a 400
 
 T = {
     "zh": {"val": "验证损失", "train": "训练损失", "grad": "梯度范数(裁剪前)", "step": "训练步数",
-           "loss": "交叉熵(nats/字)", "unigram": "一元模型的损失", "diverged": "发散", "init": "初始化时",
+           "loss": "交叉熵(nats/字)", "unigram": "一元基线", "diverged": "发散", "init": "初始化时",
            "end": "训练结束", "layer": "层(0 = 嵌入之后)", "rms": "残差流 RMS", "block": "块",
            "grad_norm": "块内参数的梯度范数", "ratio": "底 / 顶", "median": "中位数(毫秒,误差棒为四分位距)",
            "fraction": "占纯拷贝带宽的比例", "copy": "纯拷贝", "seeds": "阴影:{n} 个种子的最小到最大",
            "mean": "均值", "gain": "增益(g 或 1 + w)的平均", "norm": "归一化层", "start_gain": "起点:增益 1"},
     "en": {"val": "Validation loss", "train": "Train loss", "grad": "Grad norm (before clipping)", "step": "step",
-           "loss": "cross-entropy (nats/char)", "unigram": "unigram model's loss", "diverged": "diverged",
+           "loss": "cross-entropy (nats/char)", "unigram": "unigram baseline", "diverged": "diverged",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS", "block": "block", "grad_norm": "gradient norm of the block's parameters",
            "ratio": "bottom / top", "median": "median (ms; error bars: interquartile range)",
@@ -131,11 +131,11 @@ def ablation_curves(results: Results, lang: str) -> dict:
     final = [r.metrics.final_val_loss for r in base if r.metrics.final_val_loss is not None]
     shown = f"{fixed(min(final), 3)}–{fixed(max(final), 3)}" if final else "—"
     alt = (f"折线图:{len(runs)} 组训练运行(每组 {n_seeds} 个种子)的验证损失随训练步数的变化,阴影是种子间的最小到最大,"
-           f"可切换为训练损失或梯度范数;虚线是一元模型的损失 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
+           f"可切换为训练损失或梯度范数;虚线是一元基线 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
            if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} training runs ({n_seeds} seeds each, shaded "
            f"from the lowest to the highest seed), switchable to train loss or gradient norm; the dashed line is "
-           f"the unigram model's loss, {fixed(unigram, 3)}. The baseline ends between {shown}.")
+           f"the unigram baseline, {fixed(unigram, 3)}. The baseline run ends between {shown}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 

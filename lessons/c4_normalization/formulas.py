@@ -1,6 +1,7 @@
 """The normalization lesson's formulas, as small pure functions: LayerNorm and RMSNorm on one token and
-their worked-example terms, what ε does, what weight decay does to a gain, where the anchor's norms sit.
-Each has a unit test whose fixture is the lesson's worked value (tests in this package)."""
+their worked-example terms, what ε does, what weight decay does to a gain (over fixed steps or a run's
+schedule), where the anchor's norms sit and how many parameters they hold, the benchmark's tensor sizes.
+Each has a unit test whose fixture is the lesson's worked value (tests/test_normalization_formulas.py)."""
 from __future__ import annotations
 
 import math
@@ -89,7 +90,6 @@ def eps_counts(eps_values: list[float | None]) -> dict[float, int]:
     return dict(sorted(counts.items()))
 
 
-
 # ---------------------------------------------------------------- the anchor's norms
 
 
@@ -122,14 +122,17 @@ def anchor_norms(text) -> dict[str, dict[str, int]]:
 MTP_HIDDEN_NORMS = 5
 
 
+def norm_params(norms: dict[str, dict[str, int]]) -> dict[str, int]:
+    """Gain parameters per place (count × length of the gain vector), for anchor_norms()' table."""
+    return {place: n["count"] * n["dim"] for place, n in norms.items()}
+
+
+# ---------------------------------------------------------------- the micro-benchmark
+
+
 def tensor_bytes(shape: list[int], bytes_per_element: int) -> int:
     """Bytes of one tensor of this shape."""
     n = bytes_per_element
     for size in shape:
         n *= size
     return n
-
-
-def norm_params(norms: dict[str, dict[str, int]]) -> dict[str, int]:
-    """Gain parameters per place (count × length of the gain vector), for anchor_norms()' table."""
-    return {place: n["count"] * n["dim"] for place, n in norms.items()}

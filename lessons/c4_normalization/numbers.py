@@ -1,8 +1,9 @@
 """The normalization lesson's numbers, all under `normalization.` in the registry.
 
 The worked example on the 4-d teaching vector, the weight-decay widget's defaults, what ε does, where the
-anchor's norms sit, the residual-stream simulator's read-outs in this lesson's mode (from the chapter's
-Python twin), the micro-benchmark, and the seed-by-seed comparisons the reading notes rest on.
+anchor's norms sit and how many parameters they hold, the residual-stream simulator's read-outs in this
+lesson's mode (from the chapter's Python twin), the micro-benchmark, and what the reading notes rest on:
+seed-by-seed comparisons, the gradient ratios, the norm gains after the weight-decay runs.
 """
 from __future__ import annotations
 
@@ -84,33 +85,7 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
                         ("mtp_qk", "2 × mtp_num_hidden_layers (its attention's q_norm, k_norm)")):
         n = norms[place]["count"]
         reg.add(f"norms.{place}.count", n, integer(n), computed(f"anchor_norms()['{place}']: {what}", mtp_src, FORMULAS))
-    # the gain parameters of every norm: the residual stream's (entry + final = anchor.params.norms) and the rest
-    params = f.norm_params(norms)
-    for place, n in params.items():
-        reg.add(f"norms.{place}.params", n, integer(n),
-                computed(f"anchor_norms()['{place}']: count × length of the gain vector", ANCHOR, FORMULAS))
-    stream = params["entry"] + params["final"]
-    if stream != reg["anchor.params.norms"].value:
-        raise ValueError("the residual stream's norms here and in the chapter's ledger disagree")
-    inside = params["qk"] + params["gdn"]
-    reg.add("norms.inside_attention.params", inside, integer(inside),
-            computed("q/k norms + Gated DeltaNet norms of the 64 decoder layers", ANCHOR, FORMULAS))
-    decoder = stream + inside
-    reg.add("norms.decoder.params", decoder, integer(decoder),
-            computed("entry + final + q/k + Gated DeltaNet norms (the decoder layers, MTP left out)", ANCHOR, FORMULAS))
-    mtp = params["mtp"] + params["mtp_qk"]
-    reg.add("norms.mtp_all.params", mtp, integer(mtp),
-            computed("the MTP module's five hidden-size norms + its q/k norms", ANCHOR, FORMULAS))
-    total = sum(params.values())
-    reg.add("norms.all.params", total, integer(total),
-            computed("every norm of the language model, MTP included (the vision tower's LayerNorms left out)",
-                     ANCHOR, FORMULAS))
-    vectors = sum(n["count"] for n in norms.values())
-    reg.add("norms.all.count", vectors, integer(vectors),
-            computed("gain vectors of every norm of the language model, MTP included", ANCHOR, FORMULAS))
-    share = total / reg["anchor.params.total"].value
-    reg.add("norms.all.share", share, percent(share, 4),
-            computed("all norm gains / all parameters (anchor.params.total)", ANCHOR, FORMULAS))
+    add_norm_params(reg, norms)
     reg.add("norms_per_layer_params", 2 * d, integer(2 * d), computed("2 × hidden_size", anchor_source("hidden_size")))
     reg.add("direction_dof", d - 1, integer(d - 1),
             computed("hidden_size − 1 (a direction in d dimensions)", anchor_source("hidden_size")))
@@ -131,6 +106,37 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
         reg.add(f"eps.{name}", value, scientific(value), computed(f"{name} norm_eps", src, FORMULAS))
         reg.add(f"eps.{name}.count", eps[value], integer(eps[value]),
                 computed(f"models whose norm_eps is the {name}", src, FORMULAS))
+
+
+def add_norm_params(reg: Scope, norms: dict) -> None:
+    """The gain parameters of every norm: the residual stream's (entry + final, the chapter's
+    anchor.params.norms), those inside attention, the MTP module's, and all of them together."""
+    params = f.norm_params(norms)
+    for place, n in params.items():
+        reg.add(f"norms.{place}.params", n, integer(n),
+                computed(f"anchor_norms()['{place}']: count × length of the gain vector", ANCHOR, FORMULAS))
+    stream = params["entry"] + params["final"]
+    if stream != reg["anchor.params.norms"].value:
+        raise ValueError("the residual stream's norms here and in the chapter's ledger disagree")
+    inside = params["qk"] + params["gdn"]
+    reg.add("norms.inside_attention.params", inside, integer(inside),
+            computed("q/k norms + Gated DeltaNet norms of the decoder layers", ANCHOR, FORMULAS))
+    decoder = stream + inside
+    reg.add("norms.decoder.params", decoder, integer(decoder),
+            computed("entry + final + q/k + Gated DeltaNet norms (the decoder layers, MTP left out)", ANCHOR, FORMULAS))
+    mtp = params["mtp"] + params["mtp_qk"]
+    reg.add("norms.mtp_all.params", mtp, integer(mtp),
+            computed("the MTP module's five hidden-size norms + its q/k norms", ANCHOR, FORMULAS))
+    total = sum(params.values())
+    reg.add("norms.all.params", total, integer(total),
+            computed("every norm of the language model, MTP included (the vision tower's LayerNorms left out)",
+                     ANCHOR, FORMULAS))
+    vectors = sum(n["count"] for n in norms.values())
+    reg.add("norms.all.count", vectors, integer(vectors),
+            computed("gain vectors of every norm of the language model, MTP included", ANCHOR, FORMULAS))
+    share = total / reg["anchor.params.total"].value
+    reg.add("norms.all.share", share, percent(share, 4),
+            computed("all norm gains / all parameters (anchor.params.total)", ANCHOR, FORMULAS))
 
 
 def add_weight_decay(reg: Scope, inputs: Inputs) -> None:
