@@ -92,7 +92,7 @@ def test_browser_batchnorm_demo(open_page, lang, mode):
         v.page.locator(".tabbed-labels label").nth(tab).click()
     w = root(v.page, "batchnorm-demo", mode)
     labels_in_language(w, lang)
-    assert ("by hand for teaching" if lang == "en" else "为教学手工编的数据") in w.inner_text()
+    assert ("by hand for teaching" if lang == "en" else "为教学手工编写的数据") in w.inner_text()
     tv = twins.teaching_vectors()
     cases = twins.batch_cases(tv)
     radios = w.locator('input[data-control="companion"]')

@@ -240,6 +240,7 @@ COMPARISONS = [
     ("rms_lr1e-3_vs_3e-3", "c4_baseline_lr1e-3", BASELINE, "final_val_loss"),
     ("ln_lr1e-3_vs_3e-3", "c4_layernorm_lr1e-3", "c4_layernorm", "final_val_loss"),
     ("postln_warmup_vs_preln_lr1e-3", "c8_postln_lr1e-3_warmup100", "c4_baseline_lr1e-3", "final_val_loss"),
+    ("postln_warmup_vs_nowarmup", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
     ("postln_warmup_vs_baseline", "c8_postln_lr1e-3_warmup100", BASELINE, "final_val_loss"),
     ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss"),
     ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss"),
