@@ -7,6 +7,7 @@ seed-by-seed comparisons, the gradient ratios, the norm gains after the weight-d
 """
 from __future__ import annotations
 
+from course.chapter import formulas as chapter_formulas
 from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
 from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
 from course.chapter.schema import Inputs
@@ -85,7 +86,7 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
                         ("mtp_qk", "2 × mtp_num_hidden_layers (its attention's q_norm, k_norm)")):
         n = norms[place]["count"]
         reg.add(f"norms.{place}.count", n, integer(n), computed(f"anchor_norms()['{place}']: {what}", mtp_src, FORMULAS))
-    add_norm_params(reg, norms)
+    add_norm_params(reg, norms, chapter_formulas.anchor_ledger(t, inputs.anchor.config.vision_config))
     reg.add("norms_per_layer_params", 2 * d, integer(2 * d), computed("2 × hidden_size", anchor_source("hidden_size")))
     reg.add("direction_dof", d - 1, integer(d - 1),
             computed("hidden_size − 1 (a direction in d dimensions)", anchor_source("hidden_size")))
@@ -108,15 +109,15 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
                 computed(f"models whose norm_eps is the {name}", src, FORMULAS))
 
 
-def add_norm_params(reg: Scope, norms: dict) -> None:
-    """The gain parameters of every norm: the residual stream's (entry + final, the chapter's
-    anchor.params.norms), those inside attention, the MTP module's, and all of them together."""
+def add_norm_params(reg: Scope, norms: dict, ledger: dict[str, int]) -> None:
+    """The gain parameters of every norm: the residual stream's (entry + final, the ledger's "norms", which
+    the chapter shows as anchor.params.norms), those inside attention, the MTP module's, and all of them."""
     params = f.norm_params(norms)
     for place, n in params.items():
         reg.add(f"norms.{place}.params", n, integer(n),
                 computed(f"anchor_norms()['{place}']: count × length of the gain vector", ANCHOR, FORMULAS))
     stream = params["entry"] + params["final"]
-    if stream != reg["anchor.params.norms"].value:
+    if stream != ledger["norms"]:
         raise ValueError("the residual stream's norms here and in the chapter's ledger disagree")
     inside = params["qk"] + params["gdn"]
     reg.add("norms.inside_attention.params", inside, integer(inside),
@@ -134,9 +135,10 @@ def add_norm_params(reg: Scope, norms: dict) -> None:
     vectors = sum(n["count"] for n in norms.values())
     reg.add("norms.all.count", vectors, integer(vectors),
             computed("gain vectors of every norm of the language model, MTP included", ANCHOR, FORMULAS))
-    share = total / reg["anchor.params.total"].value
+    share = total / sum(ledger.values())
     reg.add("norms.all.share", share, percent(share, 4),
-            computed("all norm gains / all parameters (anchor.params.total)", ANCHOR, FORMULAS))
+            computed("all norm gains / all parameters (the sum of anchor_ledger())", ANCHOR, FORMULAS,
+                     "course/chapter/formulas.py"))
 
 
 def add_weight_decay(reg: Scope, inputs: Inputs) -> None:
