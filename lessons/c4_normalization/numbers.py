@@ -286,9 +286,11 @@ def add_gains(reg: Scope, results: Results) -> None:
 
 def add_measured(reg: Scope, results: Results) -> None:
     for key, a, b, metric in COMPARISONS:
-        if a in results.runs and b in results.runs:
+        # only runs with the same seeds pair up; while some seeds are missing, a note that needs the
+        # comparison fails by name (unknown key) instead of comparing different seeds
+        if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
-    if "c4_postln" in results.runs and BASELINE in results.runs:
+    if "c4_postln" in results.runs and BASELINE in results.runs and results.seeds("c4_postln") == results.seeds(BASELINE):
         post, pre = results.runs["c4_postln"], results.runs[BASELINE]
         ratios = [sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm) for a, b in zip(post, pre)]
         spread_keys(reg, "compare.postln_over_preln_init_grads", ratios, lambda x: significant(x, 2),
