@@ -8,7 +8,8 @@ seed-by-seed comparisons, the gradient ratios, the norm gains after the weight-d
 from __future__ import annotations
 
 from course.chapter import formulas as chapter_formulas
-from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.chapter.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, compare, left_unigram_step,
+                                     provenance, spread_keys)
 from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
 from course.chapter.schema import Inputs
 from course.chapter.twins import SIM, simulate
@@ -299,6 +300,13 @@ def add_measured(reg: Scope, results: Results) -> None:
         for name, runs, text in (("postln", post, tiny), ("baseline", pre, lambda x: significant(x, 2))):
             ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in runs]
             spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, f"{runs[0].run} (end block gradients)"))
+    # Post-LN at lr 1e-3 without warmup: how many seeds leave the unigram baseline at all
+    run = "c8_postln_lr1e-3_nowarmup"
+    if run in results.runs:
+        runs = results.runs[run]
+        left = sum(left_unigram_step(r) != NEVER for r in runs)
+        reg.add(f"seeds_leaving_unigram.{run}", left, integer(left),
+                provenance(runs, f"{run} (seeds whose validation loss gets {LEFT_UNIGRAM_MARGIN} below the unigram baseline)"))
     add_gains(reg, results)
     for device, b in results.benches.items():
         add_bench(reg, device, b)
