@@ -105,6 +105,19 @@ def test_a_claim_that_no_longer_holds_stops_the_build(tmp_path):
     assert "lessons/c4_normalization/claims.json" in str(e.value)
 
 
+def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path):
+    """The note on LayerNorm against RMSNorm says the learning rate moves the final loss more than the choice
+    of norm. Had LayerNorm ended far below RMSNorm at the baseline's learning rate in every seed, that would
+    be false, and the build must name the note."""
+    def far_lower(r):
+        r["metrics"]["final_val_loss"] -= 1.0
+        r["val"]["loss"] = [v - 1.0 if v is not None else v for v in r["val"]["loss"]]
+    units = discover()
+    reg = registry_from(doctored(tmp_path, "c4_layernorm", far_lower))
+    with pytest.raises(ClaimError, match="claim 'ln-rms-learning-rate' no longer holds"):
+        check_all_claims(units, reg)
+
+
 def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
     units = discover()
     paths = write_figures(units, results, out=tmp_path)

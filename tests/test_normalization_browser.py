@@ -41,6 +41,12 @@ def test_browser_ln_rms_playground(open_page, reg, lang):
     sqrt_d = math.sqrt(len(x))
     assert close(value(w, "rms-length"), sqrt_d)
 
+    # each button reads as its label-table prefix followed by the registry's number, as the prose quotes it
+    labels = w.evaluate("r => JSON.parse(r.dataset.config).labels")
+    for control, key in (("scale3", "scale"), ("shift2", "shift")):
+        shown = w.locator(f'[data-control="{control}"]').inner_text()
+        assert shown == labels[key][lang] + reg[NS + f"worked.{key}"].text[lang], shown
+
     ln0, rn0 = value(w, "layernorm"), value(w, "rmsnorm")
     w.locator('[data-control="scale3"]').click()            # scale invariance: neither column moves
     assert close(value(w, "layernorm"), ln0) and close(value(w, "rmsnorm"), rn0)
@@ -86,7 +92,7 @@ def test_browser_batchnorm_demo(open_page, lang, mode):
         v.page.locator(".tabbed-labels label").nth(tab).click()
     w = root(v.page, "batchnorm-demo", mode)
     labels_in_language(w, lang)
-    assert ("by hand for teaching" if lang == "en" else "为教学手工编的数据") in w.inner_text()
+    assert ("by hand for teaching" if lang == "en" else "为教学手工编写的数据") in w.inner_text()
     tv = twins.teaching_vectors()
     cases = twins.batch_cases(tv)
     radios = w.locator('input[data-control="companion"]')
@@ -240,7 +246,7 @@ def test_diagrams_render_in_both_palettes(open_page, lang, scheme):
 
 # ---------------------------------------------------------------- the measured figures
 
-FIGURE_NAMES = ["ablation-curves", "stream-rms", "block-grads", "norm-bench"]
+FIGURE_NAMES = ["ablation-curves", "stream-rms", "block-grads", "lr-check", "decay-gains", "norm-bench"]
 
 @pytest.mark.parametrize("lang,scheme", [("zh", "light"), ("en", "dark")])
 def test_measured_figures_draw_without_errors(open_page, lang, scheme):

@@ -62,15 +62,36 @@ def test_weight_decay_pull():
     assert f.zero_centered_gain_after_decay(1.0, 3e-3, 0.1, 10**6) == 1.0  # w = 0 stays at gain 1
 
 
+ANCHOR_TEXT = SimpleNamespace(num_hidden_layers=64, hidden_size=5120, head_dim=256, linear_value_head_dim=128,
+                              layer_types=(["linear_attention"] * 3 + ["full_attention"]) * 16, mtp_num_hidden_layers=1)
+
+
 def test_anchor_norm_table():
-    layer_types = (["linear_attention"] * 3 + ["full_attention"]) * 16
-    text = SimpleNamespace(num_hidden_layers=64, hidden_size=5120, head_dim=256,
-                           linear_value_head_dim=128, layer_types=layer_types)
-    t = f.anchor_norms(text)
+    t = f.anchor_norms(ANCHOR_TEXT)
     assert t["entry"] == {"per_layer": 2, "count": 128, "dim": 5120}
     assert t["final"]["count"] == 1 and t["final"]["dim"] == 5120
     assert t["qk"] == {"per_layer": 2, "count": 32, "dim": 256}
     assert t["gdn"] == {"per_layer": 1, "count": 48, "dim": 128}
+    assert t["mtp"] == {"per_layer": 5, "count": 5, "dim": 5120}
+    assert t["mtp_qk"] == {"per_layer": 2, "count": 2, "dim": 256}
+
+
+def test_every_norm_of_the_anchor_counted():
+    p = f.norm_params(f.anchor_norms(ANCHOR_TEXT))
+    assert p["entry"] + p["final"] == 64 * 2 * 5120 + 5120 == 660_480          # the residual stream's
+    assert p["entry"] + p["final"] + p["qk"] + p["gdn"] == 674_816              # + q/k and GDN norms
+    assert p["mtp"] + p["mtp_qk"] == 5 * 5120 + 2 * 256 == 26_112               # the MTP module's
+    assert sum(p.values()) == 700_928
+
+
+def test_decay_over_a_schedule():
+    assert f.decay_over_schedule([3e-3] * 5000, 0.1) == pytest.approx(f.weight_decay_factor(3e-3, 0.1, 5000))
+    assert f.decay_over_schedule([1e-3, 2e-3], 0.5) == pytest.approx((1 - 5e-4) * (1 - 1e-3))
+    assert f.decay_over_schedule([], 0.1) == 1.0
+
+
+def test_tensor_bytes():
+    assert f.tensor_bytes([32, 256, 256], 4) == 8_388_608
 
 
 def test_eps_counts_skip_models_without_one():
@@ -83,6 +104,7 @@ def test_eps_counts_skip_models_without_one():
     ("worked.x.rms", "3.536"), ("worked.x.std", "1.871"), ("worked.shifted.rms", "5.339"),
     ("worked.shifted.rmsnorm", "[0.562, 0.749, 0.937, 1.499]"), ("worked.scaled.rms", "10.607"),
     ("sqrt_d", "71.55"), ("norms.entry.count", "128"), ("norms.qk.count", "32"), ("norms.gdn.count", "48"),
+    ("norms.all.params", "700,928"), ("norms.decoder.params", "674,816"), ("norms.mtp.count", "5"),
 ])
 def test_registry_text_matches_the_lesson(reg, key, text):
     n = reg[f"normalization.{key}"]

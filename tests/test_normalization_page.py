@@ -1,5 +1,6 @@
 """Lesson C4-3's own page checks (the lesson contract test holds what every lesson shares): the numbers its
-"Done when" names, the diagrams drawn in each language, the clickable formula's terms."""
+"Done when" names, the diagrams drawn in each language, the clickable formula's terms, the widgets' labels
+quoted from their label tables, the links to the hands-on notebook, and headings that show no escapes."""
 from __future__ import annotations
 
 import re
@@ -22,6 +23,7 @@ DONE_WHEN = {
     NS + "worked.shifted.rmsnorm": "[0.562, 0.749, 0.937, 1.499]",
     "anchor.params.norms": "660,480",
     "anchor.norm_share": "0.0024%",
+    NS + "norms.all.params": "700,928",
     NS + "sqrt_d": "71.55",
     "anchor.hidden_size": "5,120",
 }
@@ -57,3 +59,65 @@ def test_formula_has_every_term_and_its_explanation(lang):
     assert set(terms) == set(explained) == {"x", "mean-square", "eps", "sqrt", "one-plus-w", "w"}
     assert 'data-readout="term-explanation"' in md
     assert "<!-- n:anchor.eps plain -->" in md
+
+
+NOTEBOOK_LINK = re.compile(r"\]\(normalization-lab\.ipynb\)")
+# the sections the hands-on notebook extends: each links to it in its own prose
+NOTEBOOK_SECTIONS = ("design-it-yourself", "step-rmsnorm", "simulator", "measured")
+HEADING = re.compile(r"^#{2,6} .*\{#([\w\-]+)\}\s*$", re.M)
+
+
+def sections(md: str) -> dict[str, str]:
+    """Section id → its text up to the next heading of any level."""
+    marks = list(HEADING.finditer(md))
+    return {m.group(1): md[m.end():(marks[i + 1].start() if i + 1 < len(marks) else len(md))]
+            for i, m in enumerate(marks)}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_lesson_links_its_notebook_where_the_notebook_extends_it(lang):
+    body = sections(text(lang))
+    for section in NOTEBOOK_SECTIONS:
+        assert NOTEBOOK_LINK.search(body[section]), f"{lang}: section {section} does not link normalization-lab.ipynb"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_notebook_links_resolve_in_the_built_page(lang, site_dir):
+    page = site_dir / ("en/" if lang == "en" else "") / "c4/normalization/index.html"
+    html = page.read_text(encoding="utf-8")
+    assert html.count('href="../normalization-lab/"') >= len(NOTEBOOK_SECTIONS)
+    assert (page.parent.parent / "normalization-lab" / "index.html").is_file()
+
+
+ADMONITION_TITLE = re.compile(r'^\s*[!?]{3}\+? \w+ "(.*)"\s*$', re.M)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_admonition_titles_carry_no_escaped_quotes(lang, site_dir):
+    """A title like "\\"After …\\" ✗" shows its backslashes on the page: quote with “ ” or 「」 instead."""
+    titles = ADMONITION_TITLE.findall(text(lang))
+    assert titles and not [t for t in titles if "\\" in t], titles
+    html = (site_dir / ("en/" if lang == "en" else "") / "c4/normalization/index.html").read_text(encoding="utf-8")
+    shown = re.findall(r'<p class="admonition-title">(.*?)</p>', html)
+    assert shown and not [t for t in shown if "\\" in t], shown
+
+
+# What the prose says about a widget's controls and read-outs it quotes from the widget's label table.
+QUOTED_LABELS = {
+    "ln-rms-playground": ("scale", "shift"),
+    "residual-sim": ("prenorm", "residual", "scale", "readRms", "streamRms", "gradRatio"),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_prose_quotes_widget_labels_from_their_tables(lang, units):
+    md = text(lang)
+    for widget, keys in QUOTED_LABELS.items():
+        units.widget(widget)  # a widget of the course
+        for key in keys:
+            assert f"<!-- label:{widget}.{key} -->" in md, f"{lang}: {widget}.{key} is not quoted by shortcode"
+    # the playground's buttons: the label's text followed by the registry's number, never typed
+    for key, number in (("scale", "worked.scale"), ("shift", "worked.shift")):
+        assert f"<!-- label:ln-rms-playground.{key} --><!-- n:{NS}{number} -->" in md
+    prose = re.sub(r"<!--.*?-->|\$\$.*?\$\$|\$[^$\n]*\$", "", md, flags=re.S)   # no shortcodes, no math
+    assert not re.search(r"[×+]\s?\d", prose), "a button label typed with its number"

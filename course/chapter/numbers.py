@@ -85,7 +85,7 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
 def add_frontier(reg: Registry, inputs: Inputs) -> None:
     fm = inputs.frontier
     for key, name in (("transformer_base", "Transformer base"), ("gpt2", "GPT-2 small"),
-                      ("deepseek_llm_67b", "DeepSeek-LLM-67B")):
+                      ("deepseek_llm_67b", "DeepSeek-LLM-67B"), ("llama2_7b", "Llama 2 7B")):
         m = fm.by_name(name)
         src = f"{FRONTIER} ({name}; {m.provenance.grade})"
         reg.add(f"{key}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))

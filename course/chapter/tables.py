@@ -7,8 +7,8 @@ from course.chapter.schema import Citations, EvolutionTable
 from course.core.paths import DATA
 from course.core.schema import load
 
-LABELS = {"zh": {"part": "零件 \\ 年代", "stuck": "卡在", "here": "(本课)"},
-          "en": {"part": "Part \\ era", "stuck": "Stuck on", "here": " (this lesson)"}}
+LABELS = {"zh": {"part": "部件", "stuck": "短板:", "here": "(本课)"},
+          "en": {"part": "Part", "stuck": "Limit:", "here": " (this lesson)"}}
 
 
 def evolution(ctx) -> str:

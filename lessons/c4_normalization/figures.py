@@ -1,13 +1,15 @@
 """The normalization lesson's figures, from the committed results of every seed: the ablation curves,
-the residual stream's RMS per layer, the gradient each block receives, and the norm micro-benchmark.
-Every chart shows the spread over seeds: a shaded band (smallest to largest seed) around the mean."""
+the residual stream's RMS per layer, the gradient each block receives, the learning-rate check of the
+LayerNorm/RMSNorm pair, the norm gains after the weight-decay runs, and the norm micro-benchmark.
+Every chart shows the spread over seeds: a shaded band or error bar (smallest to largest seed), or every
+seed as its own point."""
 from __future__ import annotations
 
 from course.chapter.measured import BASELINE, Results, seed_curves
 from course.core.figures import BUTTON_STYLE, REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, scientific, significant
 from course.core.units import Figure
-from lessons.c4_normalization.numbers import OP_LABELS
+from lessons.c4_normalization.numbers import DECAY_RUNS, OP_LABELS, tiny
 
 COLORS = {  # one color per run, the same in every figure
     BASELINE: "#3b6fd4", "c4_postln": "#d9534f", "c4_layernorm": "#2ca58d",
@@ -15,31 +17,39 @@ COLORS = {  # one color per run, the same in every figure
     "c8_postln_lr1e-3_nowarmup": "#a0522d", "c8_postln_lr1e-3_warmup100": "#e377c2",
 }
 DEVICE_COLORS = ["#3b6fd4", "#e08e0b", "#2ca58d", "#d9534f"]
+DECAY_COLORS = {BASELINE: COLORS[BASELINE], "c4_rms_decay_gains": "#d9534f", "c4_zc_decay_gains": "#2ca58d"}
 ABLATIONS = tuple(COLORS)
 CURVE_EVERY = 4   # train loss and grad norm: every 4th step is plenty for a 400-step curve
 
 T = {
     "zh": {"val": "验证损失", "train": "训练损失", "grad": "梯度范数(裁剪前)", "step": "训练步数",
-           "loss": "交叉熵(nats/字)", "unigram": "一元模型的损失", "diverged": "发散", "init": "初始化时",
+           "loss": "交叉熵(nats/字)", "unigram": "一元基线", "diverged": "发散", "init": "初始化时",
            "end": "训练结束", "layer": "层(0 = 嵌入之后)", "rms": "残差流 RMS", "block": "块",
            "grad_norm": "块内参数的梯度范数", "ratio": "底 / 顶", "median": "中位数(毫秒,误差棒为四分位距)",
-           "fraction": "占纯拷贝带宽的比例", "copy": "纯拷贝", "seeds": "阴影:{n} 个种子的最小到最大"},
+           "fraction": "占纯拷贝带宽的比例", "copy": "纯拷贝", "seeds": "阴影:{n} 个种子的最小到最大",
+           "mean": "均值", "gain": "增益(g 或 1 + w)的平均", "norm": "归一化层", "start_gain": "起点:增益 1"},
     "en": {"val": "Validation loss", "train": "Train loss", "grad": "Grad norm (before clipping)", "step": "step",
-           "loss": "cross-entropy (nats/char)", "unigram": "unigram model's loss", "diverged": "diverged",
+           "loss": "cross-entropy (nats/char)", "unigram": "unigram baseline", "diverged": "diverged",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS", "block": "block", "grad_norm": "gradient norm of the block's parameters",
            "ratio": "bottom / top", "median": "median (ms; error bars: interquartile range)",
-           "fraction": "fraction of copy bandwidth", "copy": "plain copy", "seeds": "shading: min to max over {n} seeds"},
+           "fraction": "fraction of copy bandwidth", "copy": "plain copy", "seeds": "shading: min to max over {n} seeds",
+           "mean": "mean", "gain": "mean gain (g, or 1 + w)", "norm": "norm", "start_gain": "start: gain 1"},
 }
 
+# "Post-LN" names the placement: in our runs the norm after the addition is the same zero-centered RMSNorm
 RUN_LABELS = {
     BASELINE: {"zh": "基线:Pre-Norm,零中心 RMSNorm", "en": "baseline: Pre-Norm, zero-centered RMSNorm"},
-    "c4_postln": {"zh": "Post-LN", "en": "Post-LN"},
+    "c4_postln": {"zh": "Post-LN(加法之后做 RMSNorm)", "en": "Post-LN (RMSNorm after the add)"},
     "c4_layernorm": {"zh": "Pre-Norm,LayerNorm", "en": "Pre-Norm, LayerNorm"},
     "c4_postln_nowarmup_lr1e-2": {"zh": "Post-LN,无预热", "en": "Post-LN, no warmup"},
     "c4_preln_nowarmup_lr1e-2": {"zh": "Pre-Norm,无预热", "en": "Pre-Norm, no warmup"},
     "c8_postln_lr1e-3_nowarmup": {"zh": "Post-LN,无预热", "en": "Post-LN, no warmup"},
     "c8_postln_lr1e-3_warmup100": {"zh": "Post-LN", "en": "Post-LN"},
+    "c4_baseline_lr1e-3": {"zh": "零中心 RMSNorm", "en": "zero-centered RMSNorm"},
+    "c4_layernorm_lr1e-3": {"zh": "LayerNorm", "en": "LayerNorm"},
+    "c4_rms_decay_gains": {"zh": "普通 RMSNorm,增益 g 也衰减", "en": "plain RMSNorm, gain g decayed too"},
+    "c4_zc_decay_gains": {"zh": "零中心 RMSNorm,1 + w 中的 w 也衰减", "en": "zero-centered RMSNorm, w of 1 + w decayed too"},
 }
 
 
@@ -110,11 +120,11 @@ def ablation_curves(results: Results, lang: str) -> dict:
     final = [r.metrics.final_val_loss for r in base if r.metrics.final_val_loss is not None]
     shown = f"{fixed(min(final), 3)}–{fixed(max(final), 3)}" if final else "—"
     alt = (f"折线图:{len(runs)} 组训练运行(每组 {n_seeds} 个种子)的验证损失随训练步数的变化,阴影是种子间的最小到最大,"
-           f"可切换为训练损失或梯度范数;虚线是一元模型的损失 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
+           f"可切换为训练损失或梯度范数;虚线是一元基线 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
            if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} training runs ({n_seeds} seeds each, shaded "
            f"from the lowest to the highest seed), switchable to train loss or gradient norm; the dashed line is "
-           f"the unigram model's loss, {fixed(unigram, 3)}. The baseline ends between {shown}.")
+           f"the unigram baseline, {fixed(unigram, 3)}. The baseline run ends between {shown}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
@@ -138,17 +148,19 @@ def stream_rms(results: Results, lang: str) -> dict:
                          "line": {"color": COLORS[name], "dash": dash}})
     pre, post = results.runs[PAIR[0]], results.runs[PAIR[1]]
     mean = lambda rs, i: sum(r.end.stream_rms[i] for r in rs) / len(rs)  # noqa: E731
+    post_max = max(max(r.end.stream_rms[1:]) for r in post)
     title = ("残差流每层的 RMS:Pre-Norm 的残差流越加越大,Post-LN 每层都被归一化" if lang == "zh"
              else "Residual-stream RMS per layer: Pre-Norm's stream grows, Post-LN renormalizes it every layer")
     layout = base_layout(title, xaxis={"title": {"text": t["layer"]}, "dtick": 1},
                          yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power"})
     alt = (f"折线图:每层之后残差流的 RMS(对数纵轴,{len(pre)} 个种子的均值,阴影为种子间范围)。训练结束时 Pre-Norm 从第 1 层的 "
-           f"{significant(mean(pre, 1), 3)} 增长到顶层的 {significant(mean(pre, -1), 3)};Post-LN 各层约为 "
-           f"{significant(mean(post, -1), 3)}。"
+           f"{significant(mean(pre, 1), 3)} 增长到顶层的 {significant(mean(pre, -1), 3)};Post-LN 在每个块之后重新归一化,"
+           f"任何种子、任何一层都不超过 {significant(post_max, 3)}。"
            if lang == "zh" else
            f"Line chart: the residual stream's RMS after each layer (log scale; mean of {len(pre)} seeds, shaded "
            f"over the seeds). At the end, Pre-Norm's grows from {significant(mean(pre, 1), 3)} after layer 1 to "
-           f"{significant(mean(pre, -1), 3)} at the top; Post-LN's stays near {significant(mean(post, -1), 3)}.")
+           f"{significant(mean(pre, -1), 3)} at the top; Post-LN renormalizes after every block, and no layer of any "
+           f"seed exceeds {significant(post_max, 3)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
@@ -170,7 +182,8 @@ def block_grads(results: Results, lang: str) -> dict:
                                      "arrayminus": [m - min(c) for c, m in zip(g, mean)]},
                          "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0}})
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
-        ratios.append(f"{RUN_LABELS[name][lang]} {significant(min(ends), 2)}–{significant(max(ends), 2)}")
+        shown = tiny if min(ends) < 0.01 else (lambda x: significant(x, 2))  # keep a tiny ratio's size
+        ratios.append(f"{RUN_LABELS[name][lang]} {shown(min(ends))}–{shown(max(ends))}")
     sep = ";" if lang == "zh" else "; "
     title = (f"每个块的梯度范数({t['ratio']},训练结束:{sep.join(ratios)})" if lang == "zh"
              else f"Gradient norm per block ({t['ratio']} at the end: {sep.join(ratios)})")
@@ -190,7 +203,83 @@ def block_grads(results: Results, lang: str) -> dict:
     return {"data": data, "layout": layout, "alt": alt}
 
 
-# ---------------------------------------------------------------- 4. the norm micro-benchmark
+# ---------------------------------------------------------------- 4. the learning-rate check (LayerNorm vs RMSNorm)
+
+LR_PAIRS = (("c4_baseline", "c4_layernorm"), ("c4_baseline_lr1e-3", "c4_layernorm_lr1e-3"))  # (RMSNorm, LayerNorm)
+NORM_COLORS = {"rms": COLORS[BASELINE], "ln": COLORS["c4_layernorm"]}
+NORM_NAMES = {"rms": {"zh": "零中心 RMSNorm", "en": "zero-centered RMSNorm"}, "ln": {"zh": "LayerNorm", "en": "LayerNorm"}}
+
+
+def lr_check(results: Results, lang: str) -> dict:
+    """Final validation loss of every seed, RMSNorm and LayerNorm side by side at each learning rate."""
+    t = T[lang]
+    pairs = [p for p in LR_PAIRS if all(n in results.runs for n in p)]
+    data, lines = [], []
+    ticks = [f"lr {scientific(results.runs[rms][0].config.lr)}" for rms, _ in pairs]
+    for which, offset in (("rms", -0.12), ("ln", 0.12)):
+        xs, ys, text = [], [], []
+        mx, my = [], []
+        for i, pair in enumerate(pairs):
+            runs = results.runs[pair[0] if which == "rms" else pair[1]]
+            losses = [r.metrics.final_val_loss for r in runs]
+            xs += [i + offset] * len(runs)
+            ys += losses
+            text += [f"seed {r.config.seed}: {fixed(v, 3)}" for r, v in zip(runs, losses)]
+            mx.append(i + offset)
+            my.append(sum(losses) / len(losses))
+            lines.append(f"{NORM_NAMES[which][lang]}, {ticks[i]}: " + ", ".join(fixed(v, 3) for v in losses))
+        data.append({"type": "scatter", "mode": "markers", "x": xs, "y": ys, "name": NORM_NAMES[which][lang],
+                     "legendgroup": which, "marker": {"color": NORM_COLORS[which], "size": 9, "opacity": 0.75},
+                     "hovertext": text, "hoverinfo": "text+name"})
+        data.append({"type": "scatter", "mode": "markers", "x": mx, "y": my, "name": t["mean"],
+                     "legendgroup": which, "showlegend": False, "hoverinfo": "skip",
+                     "marker": {"color": NORM_COLORS[which], "size": 18, "symbol": "line-ew-open", "line": {"width": 3}}})
+    title = ("学习率检查:每个点是一个种子的最终验证损失,短横线是均值" if lang == "zh"
+             else "Learning-rate check: each dot is one seed's final validation loss, the dash their mean")
+    layout = base_layout(title, xaxis={"tickvals": list(range(len(pairs))), "ticktext": ticks, "range": [-0.6, len(pairs) - 0.4]},
+                         yaxis={"title": {"text": t["loss"]}})
+    sep = ";" if lang == "zh" else "; "
+    alt = (f"散点图:零中心 RMSNorm 与 LayerNorm(都用 Pre-Norm)在两个学习率下的最终验证损失,每个种子一个点。{sep.join(lines)}。"
+           if lang == "zh" else
+           f"Scatter chart: final validation loss of zero-centered RMSNorm and LayerNorm (both Pre-Norm) at two "
+           f"learning rates, one dot per seed. {sep.join(lines)}.")
+    return {"data": data, "layout": layout, "alt": alt}
+
+
+# ---------------------------------------------------------------- 5. the norm gains after the weight-decay runs
+
+def decay_gains(results: Results, lang: str) -> dict:
+    """Each norm's mean effective gain (g, or 1 + w) at the end, mean over seeds with the seed range."""
+    t = T[lang]
+    runs = {n: results.runs[n] for n in DECAY_RUNS if n in results.runs}
+    data, parts = [], []
+    for name, rs in runs.items():
+        names = [g.name for g in rs[0].end.gains]
+        per_norm = [[next(g.mean for g in r.end.gains if g.name == n) for r in rs] for n in names]
+        mean = [sum(c) / len(c) for c in per_norm]
+        label = RUN_LABELS[name][lang]
+        data.append({"type": "bar", "x": names, "y": mean, "name": label, "marker": {"color": DECAY_COLORS[name]},
+                     "error_y": {"type": "data", "symmetric": False, "array": [max(c) - m for c, m in zip(per_norm, mean)],
+                                 "arrayminus": [m - min(c) for c, m in zip(per_norm, mean)]}})
+        overall = [sum(c[i] for c in per_norm) / len(per_norm) for i in range(len(rs))]
+        parts.append(f"{label} {fixed(min(overall), 3)}–{fixed(max(overall), 3)}")
+    first = next(iter(runs.values()))
+    n_seeds = len(first)
+    data.append({"type": "scatter", "mode": "lines", "x": [first[0].end.gains[0].name, first[0].end.gains[-1].name],
+                 "y": [1, 1], "name": t["start_gain"], "line": {"color": REFERENCE_COLOR, "dash": "dash"}, "hoverinfo": "name"})
+    title = ("训练结束时每个归一化的平均增益(误差棒:{n} 个种子的范围)" if lang == "zh"
+             else "Mean gain of each norm at the end (error bars: range over {n} seeds)").format(n=n_seeds)
+    layout = base_layout(title, barmode="group", yaxis={"title": {"text": t["gain"]}},
+                         xaxis={"title": {"text": t["norm"]}, "tickangle": -30})
+    sep = ";" if lang == "zh" else "; "
+    alt = (f"柱状图:{len(runs)} 组运行中每个归一化层训练结束时的平均增益,虚线是起点 1。全部归一化平均后,各种子的范围:{sep.join(parts)}。"
+           if lang == "zh" else
+           f"Bar chart: each norm's mean gain at the end of {len(runs)} runs, with a dashed line at the starting gain of 1. "
+           f"Averaged over all norms, the seeds range: {sep.join(parts)}.")
+    return {"data": data, "layout": layout, "alt": alt}
+
+
+# ---------------------------------------------------------------- 6. the norm micro-benchmark
 
 def norm_bench(results: Results, lang: str) -> dict:
     t = T[lang]
@@ -238,4 +327,5 @@ def norm_bench(results: Results, lang: str) -> dict:
 
 
 FIGURES = (Figure("ablation-curves", ablation_curves), Figure("stream-rms", stream_rms),
-           Figure("block-grads", block_grads), Figure("norm-bench", norm_bench))
+           Figure("block-grads", block_grads), Figure("lr-check", lr_check), Figure("decay-gains", decay_gains),
+           Figure("norm-bench", norm_bench))

@@ -1,12 +1,15 @@
 """The normalization lesson's numbers, all under `normalization.` in the registry.
 
 The worked example on the 4-d teaching vector, the weight-decay widget's defaults, what ε does, where the
-anchor's norms sit, the residual-stream simulator's read-outs in this lesson's mode (from the chapter's
-Python twin), the micro-benchmark, and the seed-by-seed comparisons the reading notes rest on.
+anchor's norms sit and how many parameters they hold, the residual-stream simulator's read-outs in this
+lesson's mode (from the chapter's Python twin), the micro-benchmark, and what the reading notes rest on:
+seed-by-seed comparisons, the gradient ratios, the norm gains after the weight-decay runs.
 """
 from __future__ import annotations
 
-from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.chapter import formulas as chapter_formulas
+from course.chapter.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, compare, left_unigram_step,
+                                     provenance, spread_keys)
 from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
 from course.chapter.schema import Inputs
 from course.chapter.twins import SIM, simulate
@@ -76,6 +79,15 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
     reg.add("norms.qk.per_layer", norms["qk"]["per_layer"], integer(norms["qk"]["per_layer"]),
             computed("anchor_norms()['qk']: q_norm + k_norm per full-attention layer",
                      anchor_source("layer_types"), FORMULAS))
+    mtp_src = anchor_source("mtp_num_hidden_layers")
+    reg.add("norms.mtp.per_layer", norms["mtp"]["per_layer"], integer(norms["mtp"]["per_layer"]),
+            computed("MTP_HIDDEN_NORMS: pre_fc_norm_embedding, pre_fc_norm_hidden, input_layernorm, "
+                     "post_attention_layernorm, norm", FORMULAS))
+    for place, what in (("mtp", "MTP_HIDDEN_NORMS × mtp_num_hidden_layers"),
+                        ("mtp_qk", "2 × mtp_num_hidden_layers (its attention's q_norm, k_norm)")):
+        n = norms[place]["count"]
+        reg.add(f"norms.{place}.count", n, integer(n), computed(f"anchor_norms()['{place}']: {what}", mtp_src, FORMULAS))
+    add_norm_params(reg, norms, chapter_formulas.anchor_ledger(t, inputs.anchor.config.vision_config))
     reg.add("norms_per_layer_params", 2 * d, integer(2 * d), computed("2 × hidden_size", anchor_source("hidden_size")))
     reg.add("direction_dof", d - 1, integer(d - 1),
             computed("hidden_size − 1 (a direction in d dimensions)", anchor_source("hidden_size")))
@@ -96,6 +108,38 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
         reg.add(f"eps.{name}", value, scientific(value), computed(f"{name} norm_eps", src, FORMULAS))
         reg.add(f"eps.{name}.count", eps[value], integer(eps[value]),
                 computed(f"models whose norm_eps is the {name}", src, FORMULAS))
+
+
+def add_norm_params(reg: Scope, norms: dict, ledger: dict[str, int]) -> None:
+    """The gain parameters of every norm: the residual stream's (entry + final, the ledger's "norms", which
+    the chapter shows as anchor.params.norms), those inside attention, the MTP module's, and all of them."""
+    params = f.norm_params(norms)
+    for place, n in params.items():
+        reg.add(f"norms.{place}.params", n, integer(n),
+                computed(f"anchor_norms()['{place}']: count × length of the gain vector", ANCHOR, FORMULAS))
+    stream = params["entry"] + params["final"]
+    if stream != ledger["norms"]:
+        raise ValueError("the residual stream's norms here and in the chapter's ledger disagree")
+    inside = params["qk"] + params["gdn"]
+    reg.add("norms.inside_attention.params", inside, integer(inside),
+            computed("q/k norms + Gated DeltaNet norms of the decoder layers", ANCHOR, FORMULAS))
+    decoder = stream + inside
+    reg.add("norms.decoder.params", decoder, integer(decoder),
+            computed("entry + final + q/k + Gated DeltaNet norms (the decoder layers, MTP left out)", ANCHOR, FORMULAS))
+    mtp = params["mtp"] + params["mtp_qk"]
+    reg.add("norms.mtp_all.params", mtp, integer(mtp),
+            computed("the MTP module's five hidden-size norms + its q/k norms", ANCHOR, FORMULAS))
+    total = sum(params.values())
+    reg.add("norms.all.params", total, integer(total),
+            computed("every norm of the language model, MTP included (the vision tower's LayerNorms left out)",
+                     ANCHOR, FORMULAS))
+    vectors = sum(n["count"] for n in norms.values())
+    reg.add("norms.all.count", vectors, integer(vectors),
+            computed("gain vectors of every norm of the language model, MTP included", ANCHOR, FORMULAS))
+    share = total / sum(ledger.values())
+    reg.add("norms.all.share", share, percent(share, 4),
+            computed("all norm gains / all parameters (the sum of anchor_ledger())", ANCHOR, FORMULAS,
+                     "course/chapter/formulas.py"))
 
 
 def add_weight_decay(reg: Scope, inputs: Inputs) -> None:
@@ -154,6 +198,9 @@ OP_LABELS = {  # how each benchmarked op is named on the page and in the figure
 }
 
 
+FLOAT32_BYTES = 4   # the benchmark's tensors are float32
+
+
 def add_bench(reg: Scope, device: str, b) -> None:
     p = b.provenance
     prov = Measured(run=f"norm-bench-{device}", device=p.device_name, date=p.date, commit=p.commit)
@@ -178,6 +225,15 @@ def add_bench(reg: Scope, device: str, b) -> None:
     if "layernorm" in b.ops and "rmsnorm" in b.ops:
         x = b.ops["rmsnorm"].median_ms / b.ops["layernorm"].median_ms
         reg.add(f"{k}.rmsnorm_over_layernorm", x, fixed(x, 2) + "×", prov)
+    # what the bandwidth figures count: tensors of the input's size a norm's forward + backward moves,
+    # against a plain copy's (models/bench.py TENSORS_MOVED), read back from the bytes each result records
+    tensor_bytes = f.tensor_bytes(b.shape, FLOAT32_BYTES)
+    norm_bytes = next(iter(b.ops.values())).bytes_moved
+    reg.add(f"{k}.norm_tensors", norm_bytes // tensor_bytes, integer(norm_bytes // tensor_bytes), prov)
+    reg.add(f"{k}.copy_tensors", b.plain_copy.bytes_moved // tensor_bytes,
+            integer(b.plain_copy.bytes_moved // tensor_bytes), prov)
+    ratio = norm_bytes / b.plain_copy.bytes_moved
+    reg.add(f"{k}.bytes_over_copy", ratio, significant(ratio, 2) + "×", prov)
 
 
 # The comparisons the reading notes rest on: (key, run a, run b, metric), a minus b seed by seed.
@@ -185,38 +241,72 @@ COMPARISONS = [
     ("ln_vs_rms", "c4_layernorm", BASELINE, "final_val_loss"),
     ("ln_vs_rms_lr1e-3", "c4_layernorm_lr1e-3", "c4_baseline_lr1e-3", "final_val_loss"),
     ("rms_lr1e-3_vs_3e-3", "c4_baseline_lr1e-3", BASELINE, "final_val_loss"),
-    ("postln_vs_preln.init_block_grad_mean", "c4_postln", BASELINE, "init_block_grad_mean"),
+    ("ln_lr1e-3_vs_3e-3", "c4_layernorm_lr1e-3", "c4_layernorm", "final_val_loss"),
+    ("postln_warmup_vs_preln_lr1e-3", "c8_postln_lr1e-3_warmup100", "c4_baseline_lr1e-3", "final_val_loss"),
+    ("postln_warmup_vs_nowarmup", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
     ("postln_warmup_vs_baseline", "c8_postln_lr1e-3_warmup100", BASELINE, "final_val_loss"),
     ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss"),
     ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss"),
+    ("rms_decay_vs_zc_decay", "c4_rms_decay_gains", "c4_zc_decay_gains", "final_val_loss"),
 ]
 DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
 
 
+def tiny(x: float) -> str:
+    """A ratio far below 1, in a form that keeps its size: 2.3e−7, not 0.00."""
+    return scientific(float(f"{x:.2g}"))
+
+
+def mean_gain(result) -> float:
+    """The effective gain (g, or 1 + w) averaged over every norm of one seed's model at the end."""
+    return sum(g.mean for g in result.end.gains) / len(result.end.gains)
+
+
 def add_gains(reg: Scope, results: Results) -> None:
     """The norm gains at the end of the weight-decay runs: over every norm of the model, the mean of the
-    effective gain (g, or 1 + w) and the smallest and largest entry, each averaged over seeds."""
+    effective gain (g, or 1 + w), its smallest and largest entry, and how far the mean moved from the
+    gain every run starts at (1); each with its spread over seeds. Then what decay alone would have done."""
     for run in DECAY_RUNS:
         if run not in results.runs:
             continue
         runs = results.runs[run]
         prov = provenance(runs, f"{run} (end gains)")
-        per_seed = [[g for g in r.end.gains] for r in runs]
-        spread_keys(reg, f"gains.{run}.mean", [sum(g.mean for g in gs) / len(gs) for gs in per_seed],
-                    lambda x: fixed(x, 3), prov)
+        per_seed = [r.end.gains for r in runs]
+        spread_keys(reg, f"gains.{run}.mean", [mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"gains.{run}.shift", [1 - mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"gains.{run}.min", [min(g.min for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"gains.{run}.max", [max(g.max for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
+    run = "c4_rms_decay_gains"
+    if run in results.runs:
+        r = results.runs[run][0]   # every seed follows the same schedule
+        k = f.decay_over_schedule(r.curves.lr, r.config.weight_decay)
+        reg.add("gains.decay_alone", k, fixed(k, 3),
+                Computed(formula="∏ (1 − lr_t · weight_decay) over the run's learning-rate schedule",
+                         sources=[f"data/results/{run}/ (curves.lr)", "models/experiments.json", FORMULAS]))
 
 
 def add_measured(reg: Scope, results: Results) -> None:
     for key, a, b, metric in COMPARISONS:
-        if a in results.runs and b in results.runs:
-            compare(reg, f"compare.{key}" if "." in key else f"compare.{key}.{metric}", results, a, b, metric)
-    if "c4_postln" in results.runs and BASELINE in results.runs:
+        # only runs with the same seeds pair up; while some seeds are missing, a note that needs the
+        # comparison fails by name (unknown key) instead of comparing different seeds
+        if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
+            compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
+    if "c4_postln" in results.runs and BASELINE in results.runs and results.seeds("c4_postln") == results.seeds(BASELINE):
         post, pre = results.runs["c4_postln"], results.runs[BASELINE]
         ratios = [sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm) for a, b in zip(post, pre)]
         spread_keys(reg, "compare.postln_over_preln_init_grads", ratios, lambda x: significant(x, 2),
                     provenance(post, f"c4_postln / {BASELINE} (init block gradients)"))
+        # the bottom block's gradient over the top block's at the end: Post-LN's is far below 1
+        for name, runs, text in (("postln", post, tiny), ("baseline", pre, lambda x: significant(x, 2))):
+            ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in runs]
+            spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, f"{runs[0].run} (end block gradients)"))
+    # Post-LN at lr 1e-3 without warmup: how many seeds leave the unigram baseline at all
+    run = "c8_postln_lr1e-3_nowarmup"
+    if run in results.runs:
+        runs = results.runs[run]
+        left = sum(left_unigram_step(r) != NEVER for r in runs)
+        reg.add(f"seeds_leaving_unigram.{run}", left, integer(left),
+                provenance(runs, f"{run} (seeds whose validation loss gets {LEFT_UNIGRAM_MARGIN} below the unigram baseline)"))
     add_gains(reg, results)
     for device, b in results.benches.items():
         add_bench(reg, device, b)

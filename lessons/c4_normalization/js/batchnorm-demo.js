@@ -1,6 +1,6 @@
 // batchnorm-demo: where a normalization takes its statistics from. The example sentence is batched with a
 // companion the reader picks; BatchNorm normalizes 苹果 with statistics over the whole batch, RMSNorm
-// (mode "improved") with 苹果's own row only. Twin: course/twins.py batchnorm() and batch_cases().
+// (mode "improved") with 苹果's own row only. Twin: lessons/c4_normalization/twins.py batchnorm() and batch_cases().
 // The vectors are hand-made teaching data from data/teaching-vectors.json, via data-config.
 (function () {
   "use strict";

@@ -1,5 +1,5 @@
 // ln-rms-playground: LayerNorm and RMSNorm side by side on an editable vector, with an operation log.
-// Twin: course/formulas.py layernorm() and rmsnorm() (γ = 1, β = 0, ε = 0). The starting vector, the
+// Twin: lessons/c4_normalization/formulas.py layernorm() and rmsnorm() (γ = 1, β = 0, ε = 0). The starting vector, the
 // shift and the scale come from the registry (worked.x, worked.shift, worked.scale) via data-config.
 (function () {
   "use strict";
@@ -43,6 +43,10 @@
     function button(control, label, fn) {
       return CW.el("button", { type: "button", class: "md-button cw-button", "data-control": control, onclick: fn, text: label });
     }
+    // a button's label is its label-table prefix followed by the registry's number ("All entries ×" + "3"),
+    // so the page can quote both (<!-- label:… --><!-- n:… -->) and neither is typed here
+    var scaleLabel = CW.t(L.scale) + cfg.scale.text[CW.lang()];
+    var shiftLabel = CW.t(L.shift) + cfg.shift.text[CW.lang()];
     var out = {};
     function readout(name, label) { return CW.readout(out, name, CW.t(label)); }
     var tbody = CW.el("tbody", {});
@@ -56,12 +60,8 @@
     root.appendChild(CW.el("fieldset", { class: "cw-vector" }, [CW.el("legend", { text: CW.t(L.input) }), "x = ["]
       .concat(fields.reduce(function (acc, f, i) { return acc.concat(i ? [", ", f] : [f]); }, []), ["]"])));
     root.appendChild(CW.el("div", { class: "cw-buttons", role: "group", "aria-label": CW.t(L.ops) }, [
-      button("scale3", CW.fill(CW.t(L.scale), { k: cfg.scale.text[CW.lang()] }), function () {
-        x = x.map(function (v) { return v * k; }); apply(CW.fill(CW.t(L.scale), { k: cfg.scale.text[CW.lang()] }));
-      }),
-      button("shift2", CW.fill(CW.t(L.shift), { k: cfg.shift.text[CW.lang()] }), function () {
-        x = x.map(function (v) { return v + c; }); apply(CW.fill(CW.t(L.shift), { k: cfg.shift.text[CW.lang()] }));
-      }),
+      button("scale3", scaleLabel, function () { x = x.map(function (v) { return v * k; }); apply(scaleLabel); }),
+      button("shift2", shiftLabel, function () { x = x.map(function (v) { return v + c; }); apply(shiftLabel); }),
       button("reset", CW.t(L.reset), function () { x = start.slice(); apply(CW.t(L.reset)); }),
     ]));
     root.appendChild(CW.el("div", { class: "cw-readouts" }, [

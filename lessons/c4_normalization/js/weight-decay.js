@@ -2,7 +2,7 @@
 // itself and shrinks toward 0; a zero-centered gain stores w = gain − 1, applies 1 + w, and shrinks toward 1.
 // Each step multiplies the parameter by (1 − lr·wd); lr and weight_decay are the project's (registry keys
 // project.lr, project.weight_decay), like the defaults (wd.default_gain, wd.default_steps), via data-config.
-// Twin: course/formulas.py standard_gain_after_decay(), zero_centered_gain_after_decay().
+// Twin: lessons/c4_normalization/formulas.py standard_gain_after_decay(), zero_centered_gain_after_decay().
 (function () {
   "use strict";
   var CW = window.CW;
