@@ -106,7 +106,9 @@
     var spec = cfg.spec, digits = cfg.digits;
     var state = { layers: cfg.layers.value, gain: cfg.gain.value,
                   residual: cfg.toggles.residual, prenorm: cfg.toggles.prenorm, scale: cfg.toggles.scale };
-    var out = {}, chart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.t(L.perLayer) });
+    var out = {},
+        streamChart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.t(L.perLayer) + ": " + CW.t(L.scaleTitle) }),
+        gradChart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.t(L.perLayer) + ": " + CW.t(L.gradTitle) });
 
     function readout(name, label) { return CW.readout(out, name, CW.t(label)); }
     var layers = CW.slider({ label: CW.t(L.layers), control: "layers", min: spec.layers_min, max: spec.layers_max, step: 1,
@@ -121,7 +123,7 @@
       CW.el("fieldset", { class: "cw-toggles" }, [CW.el("legend", { text: CW.t(L.options) })].concat(toggles))]));
     root.appendChild(CW.el("div", { class: "cw-readouts" }, [
       readout("grad-ratio", L.gradRatio), readout("stream-rms", L.streamRms), readout("read-rms", L.readRms)]));
-    root.appendChild(chart);
+    root.appendChild(CW.el("div", { class: "cw-chart-pair" }, [streamChart, gradChart]));
     root.appendChild(CW.el("p", { class: "cw-note", text: CW.fill(CW.t(L.note), { seed: spec.seed, d: spec.width, T: spec.tokens }) }));
 
     var last = null;
@@ -130,17 +132,16 @@
       var col = CW.colors(), xs = [], xs0 = [];
       for (var l = 1; l <= last.grad.length; l++) xs.push(l);
       for (var k = 0; k < last.stream.length; k++) xs0.push(k);
-      CW.plot(chart, [
+      // two plots, not two subplots of one: .cw-chart-pair (course.css) stacks them on a narrow screen
+      CW.plot(streamChart, [
         { x: xs0, y: last.stream, name: CW.t(L.streamCurve), mode: "lines", line: { color: col.a } },
         { x: xs, y: last.read, name: CW.t(L.readCurve), mode: "lines", line: { color: col.c, dash: "dot" } },
-        { x: xs, y: last.grad, name: CW.t(L.gradCurve), mode: "lines", line: { color: col.b }, xaxis: "x2", yaxis: "y2" },
-      ], {
-        height: 340,
-        xaxis: { domain: [0, 0.46], title: { text: CW.t(L.layer) } },
-        yaxis: { title: { text: CW.t(L.scaleTitle) }, rangemode: "tozero" },
-        xaxis2: { domain: [0.54, 1], title: { text: CW.t(L.layer) }, anchor: "y2" },
-        yaxis2: { type: "log", title: { text: CW.t(L.gradTitle) }, anchor: "x2" },
-      });
+      ], { height: 320, xaxis: { title: { text: CW.t(L.layer) } },
+           yaxis: { title: { text: CW.t(L.scaleTitle) }, rangemode: "tozero" } });
+      CW.plot(gradChart, [
+        { x: xs, y: last.grad, name: CW.t(L.gradCurve), mode: "lines", line: { color: col.b } },
+      ], { height: 320, showlegend: true, xaxis: { title: { text: CW.t(L.layer) } },
+           yaxis: { type: "log", title: { text: CW.t(L.gradTitle) } } });
     }
     function update() {
       last = simulate(spec, state.layers, state.gain, state.residual, state.prenorm, state.scale);
