@@ -256,6 +256,11 @@ def add_clamp_engagement(reg: Scope, results: Results, bound: float) -> None:
     apart = [next((s for s, a, b in zip(c.curves.step, c.curves.train_loss, b.curves.train_loss) if a != b), "never")
              for c, b in zip(clamp, base)]
     spread_keys(reg, "clamp.first_different_step", apart, integer, pair)
+    # over the seeds in which the clamp did act: where it first took hold
+    acting = [s for s in apart if s != "never"]
+    reg.add("clamp.acting_seeds", len(acting), integer(len(acting)), pair)
+    if acting:
+        spread_keys(reg, "clamp.acting_first_step", acting, integer, pair)
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
