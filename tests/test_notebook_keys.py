@@ -117,11 +117,12 @@ def test_each_notebook_reruns_only_when_what_it_read_changes(probes):
 
 
 def test_an_edit_the_lessons_notebook_does_not_read_leaves_it_executed(tmp_path, site_dir):
-    """The anchor's hidden size feeds many numbers, but not the worked example the notebook computes with."""
+    """The anchor's FFN width feeds many numbers (the ledger, the FFN lesson), none of which the
+    normalization notebook reads."""
     root = copy_project(tmp_path / "project")  # with the session's registry and executed notebooks
-    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(hidden_size=4096))
+    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(intermediate_size=16384))
     r = run_build(root, "--no-site", *SESSION_BUILD)
     assert r.returncode == 0, r.stderr
-    assert "anchor.hidden_size: 5,120 → 4,096" in r.stdout
+    assert "anchor.ffn_width: 17,408 → 16,384" in r.stdout
     line = next(l for l in r.stdout.splitlines() if l.startswith("notebooks"))
     assert "cached" in line, r.stdout

@@ -140,3 +140,15 @@ def changes(old: dict, new: dict) -> list[str]:
         if a != b:
             out.append(f"{k}: {a if a is not None else '(new)'} → {b if b is not None else '(removed)'}")
     return out
+
+
+def add_rows(reg: "Registry | Scope", key: str, rows: list[dict], provenance) -> Number:
+    """A table's rows (the names, years and kinds a page shows beside its numbers) as this build read the
+    inputs. A table renders from the registry alone, like the rest of a page, so a bad edit of a data file
+    while serving leaves the last good table in place."""
+    return reg.add(key, json.dumps(rows, ensure_ascii=False), {"zh": f"{len(rows)} 行", "en": f"{len(rows)} rows"},
+                   provenance)
+
+
+def table_rows(reg: "Registry | Scope", key: str) -> list[dict]:
+    return json.loads(reg.value(key))

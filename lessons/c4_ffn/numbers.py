@@ -15,7 +15,7 @@ from course.chapter.measured import BASELINE, Results, compare, provenance
 from course.chapter.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source
 from course.chapter.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
-from course.core.registry import Computed, Scope
+from course.core.registry import Computed, Scope, add_rows
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn import twins
 
@@ -156,6 +156,10 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
             reg.add(f"{k}.expert_ratio", e, fixed(e, 2), computed("moe_ffn_width / hidden_size", src))
         if ffn_kind(m) == "swiglu":
             gated.append(r)
+    rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "form": ffn_kind(m),
+             "moe": m.num_experts is not None, "expert": bool(m.moe_ffn_width)} for m in dense_ffn_models(inputs)]
+    rows.append({"slug": "anchor", "name": inputs.anchor.name})
+    add_rows(reg, "models.rows", rows, computed("the width table's models, oldest first, then the anchor", FRONTIER, ANCHOR))
     t = inputs.anchor.config.text_config
     r = t.intermediate_size / t.hidden_size
     reg.add("models.anchor.ratio", r, fixed(r, 2), computed("intermediate_size / hidden_size",

@@ -1,9 +1,9 @@
 """The FFN lesson's table: d_ff / d of every frontier model with a dense FFN (and the anchor), each cell a
-registry number with its provenance, and the expert width of the MoE models among them."""
+registry number with its provenance, and the expert width of the MoE models among them. It reads the registry
+only (the rows too), as every page does."""
 from __future__ import annotations
 
-from course.chapter.schema import load_inputs
-from lessons.c4_ffn.numbers import dense_ffn_models, ffn_kind, slug
+from course.core.registry import table_rows
 
 LABELS = {
     "zh": {"caption": "各模型稠密 FFN 的宽度(由官方 config 现算)", "model": "模型", "year": "年份", "d": "d",
@@ -18,20 +18,19 @@ LABELS = {
 
 
 def frontier_widths(ctx) -> str:
-    inputs = load_inputs()
     lab = LABELS[ctx.lang]
     n = lambda key: ctx.expand(f"<!-- n:ffn.{key} -->")   # noqa: E731 (a cell is one registry number)
+    *models, anchor = table_rows(ctx.registry, "ffn.models.rows")
     rows = []
-    for m in dense_ffn_models(inputs):
-        k = f"models.{slug(m.name)}"
-        layers = (lab["all"].format(n=n(f"{k}.num_layers")) if m.num_experts is None
-                  else lab["some"].format(k=n(f"{k}.dense_layers"), n=n(f"{k}.num_layers")))
-        expert = n(f"{k}.expert_ratio") if m.moe_ffn_width else lab["none"]
-        rows.append(f'<tr data-model="{slug(m.name)}"><th scope="row">{m.name}</th><td>{m.year}</td>'
+    for m in models:
+        k = f"models.{m['slug']}"
+        layers = (lab["some"].format(k=n(f"{k}.dense_layers"), n=n(f"{k}.num_layers")) if m["moe"]
+                  else lab["all"].format(n=n(f"{k}.num_layers")))
+        expert = n(f"{k}.expert_ratio") if m["expert"] else lab["none"]
+        rows.append(f'<tr data-model="{m["slug"]}"><th scope="row">{m["name"]}</th><td>{m["year"]}</td>'
                     f'<td>{n(k + ".hidden_size")}</td><td>{n(k + ".ffn_width")}</td><td>{n(k + ".ratio")}</td>'
-                    f'<td>{lab[ffn_kind(m)]}</td><td>{layers}</td><td>{expert}</td></tr>')
-    a = inputs.anchor
-    rows.append(f'<tr data-model="anchor"><th scope="row"><strong>{a.name}{lab["anchor"]}</strong></th>'
+                    f'<td>{lab[m["form"]]}</td><td>{layers}</td><td>{expert}</td></tr>')
+    rows.append(f'<tr data-model="anchor"><th scope="row"><strong>{anchor["name"]}{lab["anchor"]}</strong></th>'
                 f'<td>{lab["none"]}</td><td>{ctx.expand("<!-- n:anchor.hidden_size -->")}</td>'
                 f'<td>{ctx.expand("<!-- n:anchor.ffn_width -->")}</td><td>{n("models.anchor.ratio")}</td>'
                 f'<td>{lab["swiglu"]}</td><td>{lab["all"].format(n=ctx.expand("<!-- n:anchor.num_layers -->"))}</td>'

@@ -14,7 +14,7 @@ from course.chapter.measured import BASELINE, Results, compare, provenance, spre
 from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
 from course.chapter.schema import Inputs
 from course.core.formats import fixed, integer, percent
-from course.core.registry import Computed, Scope
+from course.core.registry import Computed, Scope, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 
@@ -113,6 +113,9 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
                 computed("attn_output_gate" + (" (from the model's code: its config has no such key)"
                                                if m.attn_output_gate_source else ""),
                          f"{FRONTIER} ({m.name}; {p.grade}: {where})"))
+    rows = [{"slug": slug(m.name), "name": m.name, "year": m.year} for m in sorted(stated, key=lambda m: (m.year, m.name))]
+    add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True}] + rows,
+             computed("the anchor, then every model that records attn_output_gate, oldest first", ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
     src = f"{FRONTIER} (attn_output_gate of every model that records it), {ANCHOR}"
     reg.add("output_gate.gated", yes, integer(yes),
