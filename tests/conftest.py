@@ -52,6 +52,34 @@ def units():
 
 
 @pytest.fixture(scope="session")
+def inputs():
+    """The chapter's validated inputs (data/*.json)."""
+    from course.chapter.schema import load_inputs
+    return load_inputs()
+
+
+@pytest.fixture(scope="session")
+def reg(units, inputs):
+    """The registry computed from the inputs and the committed results, without building the site
+    (browser tests override it with the built site's registry)."""
+    from course.core.numbers import build_registry
+    return build_registry(units, inputs)
+
+
+def widget_config(reg, name: str, mode: str | None = None, lang: str = "zh") -> dict:
+    """The config a widget's page embeds (its data-config attribute), as the page's script reads it."""
+    import html
+    import json
+    import re
+
+    from course.core import widgets
+    from course.core.units import discover
+    _, w = discover().widget(name)
+    out = widgets.render(w, mode, lang, reg)
+    return json.loads(html.unescape(re.search(r'data-config="([^"]*)"', out).group(1)))
+
+
+@pytest.fixture(scope="session")
 def server(site_dir: Path):
     with serve(site_dir) as base:
         yield base

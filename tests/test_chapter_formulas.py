@@ -3,19 +3,6 @@ and the chapter's registry texts as the pages show them."""
 import pytest
 
 from course.chapter import formulas as f
-from course.chapter.schema import load_inputs
-from course.core.numbers import build_registry
-from course.core.units import discover
-
-
-@pytest.fixture(scope="module")
-def inputs():
-    return load_inputs()
-
-
-@pytest.fixture(scope="module")
-def reg(inputs):
-    return build_registry(discover(), inputs)
 
 
 def test_residual_growth():

@@ -10,19 +10,12 @@ import re
 import pytest
 
 from course.chapter import twins
-from course.chapter.schema import load_inputs
 from course.core import widgets
-from course.core.numbers import build_registry
-from course.core.paths import ROOT
 from course.core.registry import LANGS
 from course.core.units import discover
 
 UNITS = discover()
 
-
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(UNITS, load_inputs())
 
 
 # ---------------------------------------------------------------- PRNG

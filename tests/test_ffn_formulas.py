@@ -5,23 +5,12 @@ import math
 import pytest
 
 from course.chapter.formulas import silu
-from course.chapter.schema import load_inputs
-from course.core.numbers import build_registry
-from course.core.units import discover
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn.numbers import dense_ffn_models
 
 NS = "ffn."
 
 
-@pytest.fixture(scope="module")
-def inputs():
-    return load_inputs()
-
-
-@pytest.fixture(scope="module")
-def reg(inputs):
-    return build_registry(discover(), inputs)
 
 
 # ---------------------------------------------------------------- parameters of one FFN

@@ -1,17 +1,13 @@
 """The FFN lesson's widgets and their Python twins: the calculator's presets and arithmetic against the
 registry and the formulas, the activation explorer's starting point, and the ring classifier's teaching
 data and classifiers (twins.py), which the prose quotes and the browser test holds the JavaScript to."""
-import html
-import json
 import math
 import re
 from dataclasses import asdict, replace
 
 import pytest
+from conftest import widget_config as config
 
-from course.chapter.schema import load_inputs
-from course.core import widgets
-from course.core.numbers import build_registry
 from course.core.units import discover
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn import twins
@@ -21,15 +17,6 @@ UNITS = discover()
 NS = "ffn."
 
 
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(UNITS, load_inputs())
-
-
-def config(reg, name, mode=None, lang="zh") -> dict:
-    _, w = UNITS.widget(name)
-    out = widgets.render(w, mode, lang, reg)
-    return json.loads(html.unescape(re.search(r'data-config="([^"]*)"', out).group(1)))
 
 
 # ---------------------------------------------------------------- the FFN calculator

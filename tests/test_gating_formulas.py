@@ -9,9 +9,7 @@ import pytest
 
 from course.chapter.formulas import silu
 from course.chapter.schema import load_inputs
-from course.core.numbers import build_registry
 from course.core.paths import ROOT
-from course.core.units import discover
 from lessons.c4_gating import formulas as f
 
 NS = "gating."
@@ -20,10 +18,6 @@ ANCHOR = SimpleNamespace(hidden_size=5120, num_attention_heads=24, head_dim=256,
                          layer_types=(["linear_attention"] * 3 + ["full_attention"]) * 16, mtp_num_hidden_layers=1,
                          linear_num_value_heads=48, linear_value_head_dim=128)
 
-
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(discover(), load_inputs())
 
 
 # ---------------------------------------------------------------- one attention row and its gate

@@ -1,15 +1,12 @@
 """The gating lesson's widgets and their Python twins: the attention-sink toy's arithmetic on its teaching
 data, the SwiGLU surface under each clamp, the q_proj split from the anchor's config, and the registry
 numbers each widget starts from and the page quotes."""
-import html
 import json
-import re
 
 import pytest
+from conftest import widget_config as config
 
 from course.chapter.schema import load_inputs
-from course.core import widgets
-from course.core.numbers import build_registry
 from course.core.schema import InputError
 from course.core.units import discover
 from lessons.c4_gating import formulas as f
@@ -19,15 +16,6 @@ UNITS = discover()
 NS = "gating."
 
 
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(UNITS, load_inputs())
-
-
-def config(reg, name, mode=None, lang="zh") -> dict:
-    _, w = UNITS.widget(name)
-    out = widgets.render(w, mode, lang, reg)
-    return json.loads(html.unescape(re.search(r'data-config="([^"]*)"', out).group(1)))
 
 
 # ---------------------------------------------------------------- attention-sink
@@ -118,6 +106,7 @@ def test_twin_swiglu_surface_maxima_are_the_registrys(reg):
 def test_twin_swiglu_surface_clamp_is_our_models():
     """The widget's clamp is models/model.py's SwiGLU: gate clamped from above, up to ±limit."""
     import torch
+
     from models.model import GPTConfig, SwiGLU
     torch.manual_seed(0)
     mlp = SwiGLU(GPTConfig(d_model=8, swiglu_limit=7.0))

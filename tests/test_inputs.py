@@ -1,7 +1,5 @@
 """Bad inputs: each gives one readable message naming the file and field, exit code 2, no traceback,
 and leaves site/, figures/ and the registry exactly as they were."""
-import json
-from pathlib import Path
 
 import pytest
 

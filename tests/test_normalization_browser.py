@@ -5,7 +5,6 @@ the measured figures in both palettes; no console errors and no request to anoth
 Read-outs carry their full-precision value in data-value (JSON); the tests compare those with the lesson's
 twins and formulas, and the visible text with the registry's formatting.
 """
-import json
 import math
 import re
 

@@ -5,17 +5,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from course.chapter.schema import load_inputs
-from course.core.numbers import build_registry
-from course.core.units import discover
 from lessons.c4_normalization import formulas as f
 
 X = [1.0, 2.0, 3.0, 6.0]
 
-
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(discover(), load_inputs())
 
 
 def test_layernorm_worked_example():

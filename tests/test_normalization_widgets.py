@@ -4,10 +4,8 @@ formulas, and the registry numbers each widget starts from."""
 import json
 
 import pytest
+from conftest import widget_config as config
 
-from course.chapter.schema import load_inputs
-from course.core import widgets
-from course.core.numbers import build_registry
 from course.core.schema import InputError
 from course.core.units import discover
 from lessons.c4_normalization import formulas as f
@@ -17,17 +15,6 @@ UNITS = discover()
 NS = "normalization."
 
 
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(UNITS, load_inputs())
-
-
-def config(reg, name, mode=None, lang="zh") -> dict:
-    import html
-    import re
-    _, w = UNITS.widget(name)
-    out = widgets.render(w, mode, lang, reg)
-    return json.loads(html.unescape(re.search(r'data-config="([^"]*)"', out).group(1)))
 
 
 # ---------------------------------------------------------------- normalization arithmetic

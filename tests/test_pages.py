@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_build
-from course.core.paths import REGISTRY
 from project_copy import copy_project, edit_json
 
 SHORTCODE = re.compile(r"<!--.*?-->", re.S)

@@ -6,17 +6,10 @@ import random
 import pytest
 
 from course.chapter import formulas as chapter
-from course.chapter.schema import load_inputs
-from course.core.numbers import build_registry
-from course.core.units import discover
 from lessons.c4_residual import formulas as f
 
 NS = "residual."
 
-
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(discover(), load_inputs())
 
 
 # ---------------------------------------------------------------- paths

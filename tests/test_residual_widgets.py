@@ -1,36 +1,21 @@
 """The residual lesson's widgets and their Python twins: the unrolled paths against the path formulas, the
 growth chart against the chapter simulator and √(n + 1), the simulator's read-outs this lesson quotes,
 and the registry numbers each widget starts from."""
-import html
 import itertools
-import json
 import math
-import re
 
 import pytest
+from conftest import widget_config as config
 
 from course.chapter import twins as sim
-from course.chapter.schema import load_inputs
-from course.core import widgets
-from course.core.numbers import build_registry
 from course.core.units import discover
 from lessons.c4_residual import formulas as f
-from lessons.c4_residual import numbers
-from lessons.c4_residual import twins
+from lessons.c4_residual import numbers, twins
 
 UNITS = discover()
 NS = "residual."
 
 
-@pytest.fixture(scope="module")
-def reg():
-    return build_registry(UNITS, load_inputs())
-
-
-def config(reg, name, mode=None, lang="zh") -> dict:
-    _, w = UNITS.widget(name)
-    out = widgets.render(w, mode, lang, reg)
-    return json.loads(html.unescape(re.search(r'data-config="([^"]*)"', out).group(1)))
 
 
 # ---------------------------------------------------------------- residual-paths
