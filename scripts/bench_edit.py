@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Time what an author waits for after editing a number's source (a script, not a test).
 
-In a throwaway copy of the project, built once first, the anchor model's hidden_size in
-data/anchor-model.json is switched back and forth (5,120 ↔ 4,096: many numbers change, no notebook
-reads them, nothing trains). Measured, each as a median:
+In a throwaway copy of the project, built once first, the anchor model's intermediate_size in
+data/anchor-model.json is switched back and forth (17,408 ↔ 16,384: the ledger and the FFN lesson's
+numbers change, no notebook reads them, nothing trains). An edit of a field the lab notebook reads
+(hidden_size, say) also re-executes the notebooks, which this does not time. Measured, each as a median:
 
 1. edit-rebuild: the edit, then `python build.py` as a fresh process, against a bare
    `mkdocs build --strict` of the same site (run right after, when nothing is left to refresh);
@@ -28,12 +29,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's packages and 
 from dev_server import MKDOCS, DevServer  # noqa: E402
 from project_copy import copy_project, edit_json  # noqa: E402
 
-SIZES = (4096, 5120)
-PAGE = "en/c4/normalization/"
+SIZES = (16384, 17408)
+PAGE = "en/c4/ffn/"
 
 
-def set_hidden_size(root: Path, value: int) -> None:
-    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(hidden_size=value))
+def set_ffn_width(root: Path, value: int) -> None:
+    edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(intermediate_size=value))
 
 
 def timed(cmd: list[str], root: Path, env: dict) -> float:
@@ -62,7 +63,7 @@ def main() -> None:
     timed(build, root, env), timed(bare, root, bare_env)  # warm-up: caches filled, notebooks executed
     rebuild, plain = [], []
     for i in range(args.reps):
-        set_hidden_size(root, SIZES[i % 2])
+        set_ffn_width(root, SIZES[i % 2])
         rebuild.append(timed(build, root, env))
         plain.append(timed(bare, root, bare_env))
     print(summary("edit → build.py", rebuild))
@@ -75,8 +76,8 @@ def main() -> None:
         reload = []
         for i in range(args.reps):
             value, mark = SIZES[(i + args.reps) % 2], len(server.lines)  # never the value the builds above left
-            set_hidden_size(root, value)
-            reload.append(server.wait_until_served(PAGE, rf'data-key="anchor\.hidden_size"[^>]*>{value:,}<'))
+            set_ffn_width(root, value)
+            reload.append(server.wait_until_served(PAGE, rf'data-key="anchor\.ffn_width"[^>]*>{value:,}<'))
             server.wait_for(r"Reloading browsers", after=mark, timeout=300)  # the whole rebuild is over
             time.sleep(1)
     finally:
