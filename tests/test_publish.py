@@ -36,9 +36,12 @@ def publish(root: Path) -> subprocess.CompletedProcess:
 def test_the_workflow_installs_the_project_and_publishes_with_the_frozen_build():
     assert step_running("install")["run"].strip() == "make install"
     assert step_running("build")["run"].strip() == "make publish"
-    make = subprocess.run(["make", "-n", "publish", "STAMP=", "PY=python"], cwd=ROOT, capture_output=True, text=True)
+    # --no-print-directory: under `make test` this make is a sub-make, which would announce its directory
+    make = subprocess.run(["make", "--no-print-directory", "-n", "publish", "STAMP=", "PY=python"], cwd=ROOT,
+                          capture_output=True, text=True)
     assert make.stdout.strip() == "python build.py --frozen", make.stdout
-    install = subprocess.run(["make", "-n", "install"], cwd=ROOT, capture_output=True, text=True).stdout
+    install = subprocess.run(["make", "--no-print-directory", "-n", "install"], cwd=ROOT, capture_output=True,
+                             text=True).stdout
     assert "-r requirements.txt" in install and "-e ." in install  # the pins, then the project itself
     upload = next(s for s in steps() if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "site"
