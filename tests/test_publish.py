@@ -40,7 +40,8 @@ def test_the_workflow_installs_the_project_and_publishes_with_the_frozen_build()
     make = subprocess.run(["make", "--no-print-directory", "-n", "publish", "STAMP=", "PY=python"], cwd=ROOT,
                           capture_output=True, text=True)
     assert make.stdout.strip() == "python build.py --frozen", make.stdout
-    install = subprocess.run(["make", "--no-print-directory", "-n", "install"], cwd=ROOT, capture_output=True,
+    # -B: print the install recipe even where .venv is already installed (as it is under make test)
+    install = subprocess.run(["make", "--no-print-directory", "-n", "-B", "install"], cwd=ROOT, capture_output=True,
                              text=True).stdout
     assert "-r requirements.txt" in install and "-e ." in install  # the pins, then the project itself
     upload = next(s for s in steps() if s.get("uses", "").startswith("actions/upload-pages-artifact"))
