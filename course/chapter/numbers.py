@@ -5,6 +5,8 @@ so a reader can trace a page's number in three hops: page key → this file → 
 """
 from __future__ import annotations
 
+import re
+
 from course.chapter import formulas as f
 from course.chapter.measured import add_config, add_measured
 from course.chapter.schema import Inputs
@@ -19,6 +21,11 @@ FORMULAS = "course/chapter/formulas.py"
 
 def computed(formula: str, *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+
+
+def slug(name: str) -> str:
+    """'Llama 3.1 8B' → 'llama_3_1_8b': a model's name as a registry key part."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def anchor_source(field: str) -> str:

@@ -8,11 +8,13 @@ rest on.
 """
 from __future__ import annotations
 
-import re
-
-from course.chapter.formulas import anchor_layer_parts, anchor_ledger, swiglu_equal_params_width
+from course.chapter.formulas import (
+    anchor_layer_parts,
+    anchor_ledger,
+    swiglu_equal_params_width,
+)
 from course.chapter.measured import BASELINE, Results, compare, provenance
-from course.chapter.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source
+from course.chapter.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
 from course.chapter.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
 from course.core.registry import Computed, Scope, add_rows
@@ -31,11 +33,6 @@ def computed(formula: str, *sources: str) -> Computed:
 
 def frontier_source(m: FrontierModel) -> str:
     return f"{FRONTIER} ({m.name}; {m.provenance.grade})"
-
-
-def slug(name: str) -> str:
-    """'Llama 3.1 8B' → 'llama_3_1_8b': a model's name as a registry key part."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def ffn_kind(m: FrontierModel) -> str:

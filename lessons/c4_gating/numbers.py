@@ -7,11 +7,9 @@ Python twins); and what our small model's gated and clamped runs measured, seed 
 """
 from __future__ import annotations
 
-import re
-
 from course.chapter.formulas import anchor_layer_parts, anchor_ledger
 from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
-from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
+from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.chapter.schema import Inputs
 from course.core.formats import fixed, integer, percent
 from course.core.registry import Computed, Scope, add_rows
@@ -40,10 +38,6 @@ SINK_HIGH, GATE_OPEN = 6.0, 6.0
 
 def computed(formula: str, *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 # ---------------------------------------------------------------- the anchor's gates
