@@ -45,16 +45,19 @@ def eager_ops(d: int) -> dict[str, Callable]:
     }
 
 
-def device_name(device: str) -> str:
-    if device == "cuda":
-        return torch.cuda.get_device_name(0)
+def cpu_name() -> str:
     try:
         for line in open("/proc/cpuinfo", encoding="utf-8"):
             if line.startswith("model name"):
-                return line.split(":", 1)[1].strip() + f", {torch.get_num_threads()} threads"
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return (platform.processor() or platform.machine()) + f", {torch.get_num_threads()} threads"
+    return platform.processor() or platform.machine()
+
+
+def device_name(device: str) -> str:
+    """The GPU's name on CUDA, the CPU's model otherwise (the thread count is recorded beside it)."""
+    return torch.cuda.get_device_name(0) if device == "cuda" else cpu_name()
 
 
 def summarize(times_ms: list[float], tensors: int, numel: int) -> dict:

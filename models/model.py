@@ -13,40 +13,13 @@ is a switch of the config, off by default so the baseline stays the baseline:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Literal, Optional
 
 import torch
 import torch.nn as nn
 from torch.nn import functional as F
 
-
-@dataclass
-class GPTConfig:
-    vocab_size: int = 2001          # top 2000 characters + UNK
-    block_size: int = 128
-    n_layer: int = 4
-    n_head: int = 4
-    d_model: int = 128
-    norm_type: Literal["zero_centered_rms", "rms", "layernorm"] = "zero_centered_rms"
-    norm_placement: Literal["pre", "post"] = "pre"
-    norm_eps: float = 1e-5
-    init_std: float = 0.02
-    ffn_type: Literal["swiglu", "gelu"] = "swiglu"
-    ffn_ratio: Optional[float] = None   # d_ff / d; None: the width at the parameters of a 4d two-matrix FFN
-    ffn_multiple_of: int = 8            # d_ff is rounded up to a multiple of this (Meta's `multiple_of` rule)
-    residual: bool = True
-    scale_proj_init: bool = True
-    attn_output_gate: bool = False
-    swiglu_limit: Optional[float] = None
-    decay_gains: bool = False
-
-    @property
-    def ffn_hidden(self) -> int:
-        # A two-matrix FFN of width 4d has 8d² parameters; SwiGLU's three matrices reach that at 8d/3.
-        ratio = self.ffn_ratio or (8 / 3 if self.ffn_type == "swiglu" else 4.0)
-        m = self.ffn_multiple_of
-        return m * math.ceil(ratio * self.d_model / m)
+# the config lives apart, without torch, so that a build that trains nothing can compute the sizes
+from models.config import GPTConfig
 
 
 # ---------------------------------------------------------------- the three norms

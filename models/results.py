@@ -1,15 +1,16 @@
 """What a run and a benchmark leave behind: the schema of their result files, where they live, and how
 they are written (atomically, so a reader never sees half a file).
 
-    data/results/<run>/seed<seed>.json     one training run of one seed
-    data/results/norm-bench-<device>.json  the normalization micro-benchmark on one device
+    data/results/<device>/<run>/seed<seed>.json   one training run of one seed on one kind of device
+    data/results/norm-bench-<device>.json         the normalization micro-benchmark on one device
+
+Results of different devices live side by side. The pages quote the reference device's (the CPU's, which
+every machine has); a GPU's results are kept beside them and reported, never retrained where there is none.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -18,30 +19,16 @@ from pydantic import BaseModel, ConfigDict, PositiveInt
 from models.config import TrainConfig
 
 RESULTS = Path("data/results")
+DEVICES = ("cpu", "cuda")
+REFERENCE_DEVICE = "cpu"   # the device whose results the pages quote: every machine has one
 
 
-def run_path(root: Path, run: str, seed: int) -> Path:
-    return root / RESULTS / run / f"seed{seed}.json"
+def run_path(root: Path, run: str, seed: int, device: str = REFERENCE_DEVICE) -> Path:
+    return root / RESULTS / device / run / f"seed{seed}.json"
 
 
 def bench_path(root: Path, device: str) -> Path:
     return root / RESULTS / f"norm-bench-{device}.json"
-
-
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file beside `path`, then rename over it: a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes files private; these are ordinary project files
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 _FLAT_LIST = re.compile(r"\[[^\[\]{}]*\]")
@@ -58,11 +45,15 @@ def dumps(result: dict) -> str:
     return _FLAT_LIST.sub(one_line, json.dumps(result, indent=1, allow_nan=False, ensure_ascii=False)) + "\n"
 
 
-def stored_hash(path: Path) -> str | None:
+def stored(path: Path) -> dict | None:
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("hash")
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def stored_hash(path: Path) -> str | None:
+    return (stored(path) or {}).get("hash")
 
 
 # ---------------------------------------------------------------- the schema of a run's result
@@ -72,8 +63,9 @@ class Strict(BaseModel):
 
 
 class ResultProvenance(Strict):
-    device: str
-    device_name: str
+    device: str                 # the kind: "cpu" or "cuda"
+    device_name: str            # the GPU's name on CUDA, the CPU's model otherwise
+    cpu: str                    # the CPU's model, on every device
     torch: str
     python: str
     threads: PositiveInt
@@ -97,6 +89,19 @@ class Curves(Strict):
     lr: list[float]
     grad_norm: list[float]
     ffn_act_max: list[float]      # largest |FFN hidden activation| in that step's forward, over every layer
+    # a clamped SwiGLU only: entries the clamp changed in that step's forward, over every layer
+    clamped_gate: Optional[list[int]] = None    # gate pre-activations above the limit
+    clamped_up: Optional[list[int]] = None      # up values beyond ±limit
+
+
+class Trace(Strict):
+    """The first `trace_steps` updates of a run that asks for them, one entry per update."""
+    step: list[int]
+    block_grad_norm: list[list[Optional[float]]]    # per block, before clipping
+    update_norm: list[Optional[float]]              # ‖Δθ‖ over every parameter
+    block_update_norm: list[list[Optional[float]]]  # ‖Δθ‖ per block
+    param_norm: list[Optional[float]]               # ‖θ‖ after the update
+    block_param_norm: list[list[Optional[float]]]   # ‖θ‖ per block after the update
 
 
 class ValCurve(Strict):
@@ -116,6 +121,7 @@ class GainStats(Strict):
 class Probe(Strict):
     """Measured on one fixed validation batch, before the first update (init) and after the last (end)."""
     block_grad_norm: list[Optional[float]]      # per block: ‖∂loss/∂θ‖ over the block's parameters
+    ffn_out_grad_norm: list[Optional[float]]    # per block: ‖∂loss/∂W₂‖ of its FFN's output matrix
     stream_rms: list[Optional[float]]           # the residual stream after the embeddings and after each block
     loss: Optional[float]
     first_token_attention: list[float]          # per layer: mean softmax weight on position 0 (queries 1..T−1)
@@ -141,8 +147,17 @@ class Timing(Strict):
     tokens_per_s: float
 
 
+class ResultKey(Strict):
+    """What the hash is taken over, part by part, so that a stale result can say which part changed."""
+    code: dict[str, str]        # each module the run executes → the key of its syntax tree
+    config: str                 # the run's config with its seed (fields at their defaults left out)
+    corpus: str                 # sha256 of the corpus file
+    device: str
+
+
 class RunResult(Strict):
     hash: str
+    key: ResultKey
     quick: bool
     provenance: ResultProvenance
     run: str
@@ -156,6 +171,7 @@ class RunResult(Strict):
     end: Probe
     metrics: RunMetrics
     timing: Timing
+    trace: Optional[Trace] = None
 
 
 # ---------------------------------------------------------------- the schema of a benchmark's result

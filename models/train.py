@@ -1,9 +1,14 @@
 """One training run of the small model: AdamW, warmup then cosine, gradient clipping, a log of everything.
 
-`train(name, config)` returns the run's result as a plain dict (schema: `RunResult` in models/results.py);
-models/measure.py decides which runs are stale and writes the files. Everything the result holds except
-its `timing` block and its date is a pure function of the code, the config (seed included), the corpus
-and the thread count: a rerun on the same machine gives the same bytes.
+`train(name, config, device=...)` returns the run's result as a plain dict (schema: `RunResult` in
+models/results.py); models/measure.py decides which runs are stale and writes the files. Everything the
+result holds except its `timing` block and its date is a pure function of the code, the config (seed
+included), the corpus, the device and the thread count: a rerun on the same machine gives the same bytes.
+Another machine gives other bytes: a different CPU runs other matmul kernels, whose rounding differs in
+the last bits, and 400 steps of training grow that into differences of about 1e-3 in the final loss.
+
+The initialization and the data order are drawn on the CPU, so a run starts from the same weights and
+sees the same batches on every device; the forward and backward passes run on `device`.
 """
 from __future__ import annotations
 
@@ -33,8 +38,9 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
 
 def quick_config(cfg: TrainConfig) -> TrainConfig:
     """The tests' version of a run: same model and schedule shape, a few small steps."""
-    return cfg.model_copy(update={"max_steps": 6, "warmup_steps": min(cfg.warmup_steps, 2), "eval_every": 3,
-                                  "eval_batches": 2, "batch_size": 4})
+    return cfg.model_copy(update={"max_steps": min(cfg.max_steps, 6), "warmup_steps": min(cfg.warmup_steps, 2),
+                                  "eval_every": 3, "eval_batches": 2, "batch_size": 4,
+                                  "trace_steps": min(cfg.trace_steps, 3)})
 
 
 def finite(x: float) -> float | None:
@@ -46,8 +52,10 @@ def finite(x: float) -> float | None:
 @contextmanager
 def watch_ffns(model: GPT):
     """While active, `maxima` holds per layer the largest |hidden activation| (the input of the FFN's
-    output matrix) and the largest |pre-activation| (the outputs of its input matrices) seen so far."""
-    maxima = {"act": [0.0] * len(model.blocks), "pre": [0.0] * len(model.blocks)}
+    output matrix) and the largest |pre-activation| (the outputs of its input matrices) seen so far, and,
+    for a clamped SwiGLU, `maxima["clamped"]` counts the entries the clamp changed: a gate above the limit,
+    an up value beyond ±limit (whatever their product)."""
+    maxima = {"act": [0.0] * len(model.blocks), "pre": [0.0] * len(model.blocks), "clamped": {"gate": 0, "up": 0}}
 
     def keep(kind: str, layer: int) -> Callable:
         def hook(module, inputs, output):
@@ -57,12 +65,22 @@ def watch_ffns(model: GPT):
                 maxima[kind][layer] = max(maxima[kind][layer], value)
         return hook
 
+    def count(branch: str, limit: float) -> Callable:
+        def hook(module, inputs, output):
+            beyond = output.detach() > limit if branch == "gate" else output.detach().abs() > limit
+            maxima["clamped"][branch] += int(beyond.sum())
+        return hook
+
     handles = []
     for i, block in enumerate(model.blocks):
         handles.append(block.mlp.c_proj.register_forward_hook(keep("act", i)))
         for name in ("c_gate", "c_up", "c_fc"):
             if hasattr(block.mlp, name):
                 handles.append(getattr(block.mlp, name).register_forward_hook(keep("pre", i)))
+        limit = getattr(block.mlp, "limit", None)
+        if limit is not None:
+            handles.append(block.mlp.c_gate.register_forward_hook(count("gate", limit)))
+            handles.append(block.mlp.c_up.register_forward_hook(count("up", limit)))
     try:
         yield maxima
     finally:
@@ -107,38 +125,90 @@ def evaluate(model: GPT, batches) -> float:
     return sum(batch_losses(model, batches)) / len(batches)
 
 
+def norm_of(tensors) -> float:
+    return math.sqrt(sum(float(t.pow(2).sum()) for t in tensors if t is not None))
+
+
+def block_grad_norms(model: GPT) -> list[float]:
+    """‖∂loss/∂θ‖ over each block's parameters, from the gradients backward() left."""
+    return [norm_of(p.grad for p in b.parameters()) for b in model.blocks]
+
+
 def probe(model: GPT, batch) -> dict:
-    """Per-block gradient norm, the residual stream's RMS per layer, attention on the first token, the FFNs'
-    largest activations and the norm gains, on one fixed batch. Leaves no gradient behind, so it can run
-    before the first update and after the last."""
+    """Per-block gradient norm (and that of each block's FFN output matrix, the W₂ of Xiong et al.'s
+    Theorem 1), the residual stream's RMS per layer, attention on the first token, the FFNs' largest
+    activations and the norm gains, on one fixed batch. Leaves no gradient behind, so it can run before
+    the first update and after the last."""
     x, y = batch
     model.zero_grad(set_to_none=True)
     stream: list[float] = []
     with watch_ffns(model) as ffn:
         _, loss = model(x, y, stream=stream)
     loss.backward()
-    grads = [math.sqrt(sum(float(p.grad.pow(2).sum()) for p in b.parameters() if p.grad is not None))
-             for b in model.blocks]
+    grads = block_grad_norms(model)
+    ffn_out = [norm_of([b.mlp.c_proj.weight.grad]) for b in model.blocks]
     model.zero_grad(set_to_none=True)
-    return {"block_grad_norm": [finite(g) for g in grads], "stream_rms": [finite(s) for s in stream],
-            "loss": finite(loss.item()), "first_token_attention": first_token_attention(model, x),
+    return {"block_grad_norm": [finite(g) for g in grads], "ffn_out_grad_norm": [finite(g) for g in ffn_out],
+            "stream_rms": [finite(s) for s in stream], "loss": finite(loss.item()),
+            "first_token_attention": first_token_attention(model, x),
             "ffn_act_max": ffn["act"], "ffn_pre_max": ffn["pre"], "gains": gain_stats(model)}
+
+
+class UpdateTrace:
+    """For the first `steps` updates: each block's gradient norm before clipping, and the size of the
+    update the optimizer made, ‖Δθ‖ = ‖θ after − θ before‖, over all parameters and per block."""
+
+    def __init__(self, model: GPT, steps: int):
+        self.model, self.steps = model, steps
+        self.log = {"step": [], "block_grad_norm": [], "update_norm": [], "block_update_norm": [],
+                    "param_norm": [], "block_param_norm": []}
+        self.before: list | None = None
+
+    def active(self, step: int) -> bool:
+        return step < self.steps
+
+    def before_update(self) -> None:
+        """Called after backward(), before clipping and the optimizer's step."""
+        self.log["block_grad_norm"].append([finite(g) for g in block_grad_norms(self.model)])
+        self.before = [p.detach().clone() for p in self.model.parameters()]
+
+    def after_update(self, steps_done: int) -> None:
+        params = list(self.model.parameters())
+        delta = {id(p): p.detach() - b for p, b in zip(params, self.before)}
+        self.log["step"].append(steps_done)
+        self.log["update_norm"].append(finite(norm_of(delta.values())))
+        self.log["block_update_norm"].append([finite(norm_of(delta[id(p)] for p in b.parameters()))
+                                              for b in self.model.blocks])
+        self.log["param_norm"].append(finite(norm_of(p.detach() for p in params)))
+        self.log["block_param_norm"].append([finite(norm_of(p.detach() for p in b.parameters()))
+                                             for b in self.model.blocks])
+        self.before = None
 
 
 # ---------------------------------------------------------------- the run
 
-def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], None] = True) -> dict:
-    """Train one run. `progress` is True for a terminal bar, False for silence, or a function called as
-    progress(steps_done, {"val": ...}) after every step (the parallel refresh reports through it)."""
+def to(device: str, batch):
+    return tuple(t.to(device) for t in batch)
+
+
+def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], None] = True,
+          device: str = "cpu") -> dict:
+    """Train one run on `device` ("cpu" or "cuda"). `progress` is True for a terminal bar, False for
+    silence, or a function called as progress(steps_done, {"val": ...}) after every step (the parallel
+    refresh reports through it). With max_steps 0 the model is only probed at initialization."""
     corpus = load_corpus(cfg.vocab_top)
     torch.manual_seed(cfg.seed)
-    model = GPT(cfg.gpt_config(corpus.vocab_size))
+    model = GPT(cfg.gpt_config(corpus.vocab_size)).to(device)
     opt = model.configure_optimizers(cfg.lr, cfg.weight_decay, (cfg.beta1, cfg.beta2))
-    val_batches = corpus.val_batches(cfg.eval_batches, cfg.batch_size, cfg.block_size)
+    val_batches = [to(device, b) for b in corpus.val_batches(cfg.eval_batches, cfg.batch_size, cfg.block_size)]
     probe_batch = val_batches[0]
     data_rng = torch.Generator().manual_seed(cfg.seed)  # the data order follows the seed, as the init does
+    clamped = any(getattr(b.mlp, "limit", None) is not None for b in model.blocks)
+    trace = UpdateTrace(model, cfg.trace_steps) if cfg.trace_steps else None
 
     curves = {"step": [], "train_loss": [], "lr": [], "grad_norm": [], "ffn_act_max": []}
+    if clamped:
+        curves.update({"clamped_gate": [], "clamped_up": []})
     val = {"step": [], "loss": []}
     diverged, diverged_step, last_finite = False, None, None
     init = probe(model, probe_batch)
@@ -152,25 +222,35 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
         lr = lr_at(step, cfg)
         for group in opt.param_groups:
             group["lr"] = lr
-        x, y = corpus.batch("train", cfg.batch_size, cfg.block_size, data_rng)
+        x, y = to(device, corpus.batch("train", cfg.batch_size, cfg.block_size, data_rng))
         with watch_ffns(model) as ffn:
             _, loss = model(x, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
+        tracing = trace is not None and trace.active(step)
+        if tracing:
+            trace.before_update()
         grad_norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip))
         loss_value = loss.item()
         if not (math.isfinite(loss_value) and math.isfinite(grad_norm)):
             # a diverged run stops here and keeps its log; the other runs go on
             diverged, diverged_step = True, step + 1
+            if tracing:
+                trace.log["block_grad_norm"].pop()
             break
         opt.step()
         steps_done = step + 1
+        if tracing:
+            trace.after_update(steps_done)
         last_finite = loss_value
         curves["step"].append(steps_done)
         curves["train_loss"].append(loss_value)
         curves["lr"].append(lr)
         curves["grad_norm"].append(grad_norm)
         curves["ffn_act_max"].append(max(ffn["act"]))
+        if clamped:
+            curves["clamped_gate"].append(ffn["clamped"]["gate"])
+            curves["clamped_up"].append(ffn["clamped"]["up"])
         if steps_done % cfg.eval_every == 0 or steps_done == cfg.max_steps:
             val["step"].append(steps_done)
             val["loss"].append(finite(evaluate(model, val_batches)))
@@ -195,7 +275,7 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
         "last_finite_loss": last_finite,
         "max_ffn_act": max(curves["ffn_act_max"] + init["ffn_act_max"] + end["ffn_act_max"]),
     }
-    return {
+    out = {
         "run": name,
         "config": cfg.model_dump(),
         "corpus": {"vocab_size": corpus.vocab_size, "train_chars": len(corpus.train), "val_chars": len(corpus.val),
@@ -209,3 +289,6 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
         "metrics": metrics,
         "timing": {"wall_s": wall, "tokens_per_s": steps_done * cfg.batch_size * cfg.block_size / wall if wall else 0.0},
     }
+    if trace is not None:
+        out["trace"] = trace.log
+    return out

@@ -20,7 +20,7 @@ from course.core.paths import RESULTS
 from course.core.registry import Computed, Measured, Registry, Scope
 from course.core.schema import load
 from models.config import EXPERIMENTS, TrainConfig
-from models.results import BenchResult, RunResult
+from models.results import REFERENCE_DEVICE, BenchResult, RunResult
 
 BASELINE = "c4_baseline"
 # a run has "left the unigram baseline" at the first validation step whose loss is this far below it:
@@ -38,9 +38,10 @@ class Results:
 
 
 def load_results(results: Path = RESULTS) -> Results:
-    """Every committed result (the tests' quick results never live here)."""
+    """Every committed result of the reference device, the one the pages quote (the tests' quick results
+    never live here)."""
     runs: dict[str, list[RunResult]] = {}
-    for p in sorted(results.glob("*/seed*.json")):
+    for p in sorted((results / REFERENCE_DEVICE).glob("*/seed*.json")):
         r = load(p, RunResult)
         if not r.quick:
             runs.setdefault(r.run, []).append(r)
