@@ -32,6 +32,8 @@ class State:
     command = "build"           # or "serve" (mkdocs' on_startup)
     units = None
     registry = None
+    refs = None                 # the course map's targets (course/core/references.py)
+    deferrals: dict = {}        # lang → reference id → [(page title, page)]: who refers to what
     imported_at = time.time()   # when the project's modules were (re)imported
     said: set = set()           # notices already printed while serving (each is printed once)
 
@@ -122,15 +124,53 @@ def on_config(config):
     if not REGISTRY.exists():
         raise ShortcodeError(f"{relative(REGISTRY)} is missing: run `python build.py` first")
     STATE.registry = Registry.read(REGISTRY)  # read on every build, so `mkdocs serve` picks up a rebuilt one
+    STATE.refs = course_references(STATE.units)
     return config
 
 
+def course_references(units):
+    from course.core.paths import COURSE_MAP, DOCS
+    from course.core.references import build_references, load_course_map
+    written = {ref: page for u in units.all for ref, page in u.written_refs().items()}
+    try:
+        return build_references(load_course_map(COURSE_MAP), written, DOCS)
+    except ValueError as e:
+        from course.core.errors import ShortcodeError
+        raise ShortcodeError(str(e)) from None
+
+
+def page_context(f: File, url: str, draft: bool):
+    from course.core.shortcodes import PageContext, page_lang
+
+    class _Page:  # page_lang reads page.file only
+        file = f
+    lang = page_lang(_Page)
+    return PageContext(registry=STATE.registry, units=STATE.units, lang=lang, where=f.src_uri, url=url,
+                       unit=STATE.units.owner_of_page(f.src_uri), draft=draft, refs=STATE.refs,
+                       deferrals=STATE.deferrals.get(lang, {}))
+
+
+def collect_deferrals(files) -> dict:
+    """Which page refers to what, over every page, before any is rendered: the course map lists them."""
+    from course.core.shortcodes import expand
+    out: dict = {}
+    for f in files.documentation_pages():
+        if not f.src_uri.endswith(".md"):
+            continue
+        text = Path(f.abs_src_path).read_text(encoding="utf-8")
+        ctx = page_context(f, f.url, draft=True)
+        expand(text, ctx)
+        title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), f.src_uri)
+        title = re.sub(r"<!--.*?-->", "", title).strip()
+        page = f.src_uri.removesuffix(".md").removesuffix(".en")
+        for ref in dict.fromkeys(ctx.refs_used):
+            out.setdefault(ctx.lang, {}).setdefault(ref, []).append((title, page))
+    return out
+
+
 def on_page_markdown(markdown, page, config, files):
-    from course.core.shortcodes import PageContext, expand, page_lang
-    ctx = PageContext(registry=STATE.registry, units=STATE.units, lang=page_lang(page), where=page.file.src_uri,
-                      url=page.url, unit=STATE.units.owner_of_page(page.file.src_uri),
-                      draft=os.environ.get("COURSE_DRAFT") == "1")
-    return expand(markdown, ctx)
+    from course.core.shortcodes import expand
+    return expand(markdown, page_context(page.file, page.url, os.environ.get("COURSE_DRAFT") == "1"))
 
 
 def notebook_page(f: File, config) -> File:
@@ -213,6 +253,7 @@ def on_files(files, config):
     for uri, src in extra.items():
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, abs_src_path=str(src)))
+    STATE.deferrals = collect_deferrals(files)
     return files
 
 

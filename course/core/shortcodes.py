@@ -7,6 +7,8 @@ Shortcodes are HTML comments, so they can never clash with LaTeX or Markdown:
     <!-- table:NAME -->         a generated table: the page's lesson's, the chapter's, or the core's
     <!-- figure:NAME -->        a Plotly figure from figures/NAME.json, drawn by the site's local plotly.js
     <!-- widget:NAME [mode] --> an interactive widget's root element
+    <!-- ref:ID[#SECTION] [short] -->  a link to another chapter, lesson, section or planned topic
+                                (course/core/references.py)
 An unknown key or shortcode fails the build with the page and the key. While drafting, an author may set
 COURSE_DRAFT=1 to see unknown keys as ⟨key?⟩ instead; `build.py` and the tests never set it.
 """
@@ -22,11 +24,12 @@ from typing import Optional
 from course.core import widgets
 from course.core.errors import ShortcodeError
 from course.core.paths import FIGURES
+from course.core.references import References, link_html
 from course.core.registry import Registry
 from course.core.tables import TABLES
 from course.core.units import Unit, Units
 
-SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget):([\w.\-]+)(?:\s+(\w+))?\s*-->")
+SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
 
 
 @dataclass
@@ -39,7 +42,10 @@ class PageContext:
     url: str = ""                   # the page's URL in the site ("c4/normalization/", "en/c4/normalization/")
     unit: Optional[Unit] = None     # the lesson (or chapter) the page belongs to
     draft: bool = False
+    refs: Optional[References] = None
+    deferrals: dict = field(default_factory=dict)   # reference id → [(page title, page)] in this language
     widgets_used: set = field(default_factory=set)
+    refs_used: list = field(default_factory=list)   # the reference ids this page names, in order
 
     def expand(self, markdown: str) -> str:
         return expand(markdown, self)
@@ -93,6 +99,18 @@ def figure_html(ctx: PageContext, name: str) -> str:
             f'aria-label="{html.escape(alt, quote=True)}"></div>')
 
 
+def ref_html(ctx: PageContext, name: str, mode: Optional[str]) -> str:
+    if ctx.refs is None:
+        raise ShortcodeError("ref: no course map is loaded")
+    ref, _, anchor = name.partition("#")
+    ctx.refs_used.append(ref)
+    try:
+        return link_html(ctx.refs, ref, anchor or None, mode, ctx.lang, ctx.unit.chapter_ref if ctx.unit else None,
+                         ctx.link, lambda text: re.sub(r"<[^>]+>", "", expand(text, ctx)))
+    except ValueError as e:
+        raise ShortcodeError(str(e)) from None
+
+
 def table_html(ctx: PageContext, name: str) -> str:
     for tables in ((ctx.unit.tables if ctx.unit else {}), ctx.units.chapter.tables, TABLES):
         if name in tables:
@@ -118,6 +136,8 @@ def expand(markdown: str, ctx: PageContext) -> str:
         try:
             if kind == "n":
                 return number_html(ctx, name, mode)
+            if kind == "ref":
+                return ref_html(ctx, name, mode)
             if mode is not None and kind in ("label", "table", "figure"):
                 raise ShortcodeError(f"{kind}:{name} takes no mode")
             if kind == "label":
@@ -130,7 +150,7 @@ def expand(markdown: str, ctx: PageContext) -> str:
         except KeyError as e:
             if ctx.draft:
                 return f"⟨{name}?⟩"
-            what = "label" if kind == "label" else "registry key"
+            what = {"label": "label", "ref": "reference"}.get(kind, "registry key")
             raise ShortcodeError(f"{ctx.where}: unknown {what} {e.args[0] if kind == 'label' else name!r} "
                                  f"in {m.group(0)}") from None
         except ShortcodeError as e:

@@ -38,4 +38,12 @@ def measured_notes(ctx) -> str:
             f'<ul class="measured-claims">{items}</ul></div>')
 
 
-TABLES = {"numbers": numbers_appendix, "measured-notes": measured_notes}
+def course_map(ctx) -> str:
+    """Every chapter, lesson and topic of the course map, written or planned, with the pages deferring to each."""
+    from course.core.references import course_map_markdown
+    if ctx.refs is None:
+        raise ShortcodeError("table:course-map needs the course map")
+    return course_map_markdown(ctx.refs, ctx.lang, ctx.deferrals, ctx.link)
+
+
+TABLES = {"numbers": numbers_appendix, "measured-notes": measured_notes, "course-map": course_map}

@@ -74,6 +74,22 @@ class Unit:
     def is_lesson(self) -> bool:
         return bool(self.namespace)
 
+    @property
+    def ref(self) -> str:
+        """Its id in cross-references and on the course map: a chapter's own id ("c4"), a lesson's
+        "c{chapter}-{number}" ("c4-2")."""
+        return f"c{self.order[0]}-{self.order[1]}" if self.is_lesson else self.id
+
+    @property
+    def chapter_ref(self) -> str:
+        return f"c{self.order[0]}" if self.is_lesson else self.id
+
+    def written_refs(self) -> dict[str, str]:
+        """Reference id → docs page for what this unit writes: its page, and its notebook as REF-lab."""
+        out = {self.ref: self.pages[0]} if self.pages else {}
+        out.update({f"{self.ref}-lab": nb for nb in self.notebooks[:1]})
+        return out
+
     def js(self, widget: Widget) -> Path:
         return self.folder / "js" / widget.script
 
