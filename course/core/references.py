@@ -85,9 +85,9 @@ class References:
         if ref not in self.targets:
             raise KeyError(ref)
         t = self.targets[ref]
-        if t.kind == "topic" and not t.written:
+        if t.kind == "topic":
             topic = next(x for c in self.map.chapters for x in c.topics if x.id == ref)
-            if topic.lesson and self.targets[topic.lesson].written:
+            if topic.lesson:  # a topic a lesson takes on reads as that lesson, written or planned
                 lesson = self.targets[topic.lesson]
                 return Target(ref, t.chapter, "lesson", lesson.title, lesson.page, lesson.number)
         return t
@@ -193,10 +193,8 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
         target = refs.target(ch.id)
         status = t["written"] if target.written or any(refs.target(x.id).written for x in ch.lessons) else t["planned"]
         name = ch.title[lang] if ch.side else f"{ch.id.upper()} {ch.title[lang]}"
-        out.append(f"## {name} {{#{map_anchor(ch.id)}}}
-")
-        out.append(f"*{status}.* {ch.question[lang]}
-")
+        out.append(f"## {name} {{#{map_anchor(ch.id)}}}\n")
+        out.append(f"*{status}{t['stop']}* {ch.question[lang]}\n")
         for lesson in ch.lessons:
             lt = refs.target(lesson.id)
             label = html.escape(refs.label(lt, lang, ch.id))
