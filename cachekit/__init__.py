@@ -11,12 +11,34 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["write_atomic", "hash_files", "code_digest", "module_digest", "import_closure", "module_file"]
+__all__ = ["write_atomic", "hash_files", "code_digest", "module_digest", "import_closure", "module_file",
+           "load_memo", "save_memo"]
+
+# What parsing a file gave, by (kind, path, mtime, size): a file not touched since is not parsed again. It can
+# be kept between processes (load_memo/save_memo), which makes a build that changed nothing cheap to key.
+_MEMO: dict[str, object] = {}
+
+
+def _memo_key(kind: str, path: Path) -> str:
+    st = path.stat()
+    return f"{kind}\0{path.resolve()}\0{st.st_mtime_ns}\0{st.st_size}"
+
+
+def load_memo(path: Path) -> None:
+    try:
+        _MEMO.update(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass
+
+
+def save_memo(path: Path) -> None:
+    write_atomic(path, json.dumps(_MEMO, sort_keys=True))
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
@@ -64,6 +86,13 @@ def code_digest(source: str) -> str:
 
 def module_digest(path: Path) -> str:
     """The code key of a Python file, or of any other file's bytes (a JSON file a module reads)."""
+    key = _memo_key("digest", path)
+    if key not in _MEMO:
+        _MEMO[key] = _digest(path)
+    return _MEMO[key]
+
+
+def _digest(path: Path) -> str:
     data = path.read_bytes()
     if path.suffix == ".py":
         try:
@@ -118,6 +147,8 @@ def import_closure(root: Path, modules: Iterable[str], packages: Iterable[str]) 
         parent = name.rpartition(".")[0]
         if parent:
             todo.append(parent)  # importing a.b runs a/__init__.py first
-        tree = ast.parse(path.read_bytes())
-        todo.extend(_imported(tree, name, path.name == "__init__.py"))
+        key = _memo_key(f"imports {name}", path)
+        if key not in _MEMO:
+            _MEMO[key] = sorted(_imported(ast.parse(path.read_bytes()), name, path.name == "__init__.py"))
+        todo.extend(_MEMO[key])
     return found

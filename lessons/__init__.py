@@ -1,2 +1,2 @@
-"""The course's lessons, one package each. `course.core.units.discover()` finds every package here that
-defines `LESSON`; see README "Add a lesson"."""
+"""The course's lessons, one package each, whose `__init__.py` defines `UNIT`; the build finds every one
+(course/core/units.py). See README "Adding a lesson"."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, before any editable install's
 
-from course.core.paths import ROOT
+from course.paths import ROOT
 REPS = 7
 
 

@@ -2,7 +2,7 @@
 """Time one recompute of the residual-stream simulator at N = 128 in headless Chromium (goal: ≤ 16 ms,
 one frame at 60 Hz, so dragging a slider stays smooth).
 
-It loads the widget's own JavaScript (docs/assets/js/format.js and common.js, course/chapter/js/residual-sim.js)
+It loads the widget's own JavaScript (docs/assets/js/format.js and common.js, course/common/js/residual-sim.js)
 and the site's plotly.js into a bare page with one residual-sim root written by course/core/widgets.py, then
 reports the
 median over repetitions of
@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, before any editable install's
 
 from course.core.browser import launch, serve  # noqa: E402
-from course.core.paths import DOCS, PLOTLY_JS, REGISTRY, ROOT  # noqa: E402
+from course.paths import DOCS, PLOTLY_JS, REGISTRY, ROOT  # noqa: E402
 
 N = 128
 
@@ -37,7 +37,7 @@ def widget_root() -> str:
     if not REGISTRY.exists():
         subprocess.run([sys.executable, "build.py", "--no-site", "--no-train"], cwd=ROOT, check=True)
     from course.core.registry import Registry
-    from course.core.units import discover
+    from course.project import units as discover
     from course.core.widgets import render
     _, widget = discover().widget("residual-sim")
     return render(widget, "normalization", "en", Registry.read(REGISTRY))
@@ -51,7 +51,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        for js in (DOCS / "assets/js/format.js", DOCS / "assets/js/common.js", ROOT / "course/chapter/js/residual-sim.js"):
+        for js in (DOCS / "assets/js/format.js", DOCS / "assets/js/common.js", ROOT / "course/common/js/residual-sim.js"):
             shutil.copy(js, tmp / js.name)
         shutil.copy(PLOTLY_JS, tmp / "plotly.min.js")  # the bundle the site serves
         (tmp / "index.html").write_text(

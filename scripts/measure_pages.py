@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, before any editable install's
 
 from course.core.browser import LOCAL_HOSTS, launch, serve
-from course.core.paths import SITE
+from course.paths import SITE
 
 SHARED = ("/assets/javascripts/", "/assets/stylesheets/", "/assets/vendor/", "/assets/js/", "/assets/course.css",
           "/search/", "/assets/images/", "/sitemap.xml")

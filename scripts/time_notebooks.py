@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code, before any installed copy
 from course.core.notebooks import execute, sources  # noqa: E402
-from course.core.paths import relative  # noqa: E402
+from course.paths import relative  # noqa: E402
 
 
 def cell_seconds(cell) -> float:

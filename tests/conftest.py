@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 import pytest
 
 from course.core.browser import LOCAL_HOSTS, launch, serve
-from course.core.paths import REGISTRY, ROOT
+from course.paths import REGISTRY, ROOT
 
 LANGS = ["zh", "en"]
 
@@ -47,14 +47,14 @@ def registry(site_dir):
 
 @pytest.fixture(scope="session")
 def units():
-    from course.core.units import discover
+    from course.project import units as discover
     return discover()
 
 
 @pytest.fixture(scope="session")
 def inputs():
     """The chapter's validated inputs (data/*.json)."""
-    from course.chapter.schema import load_inputs
+    from course.common.schema import load_inputs
     return load_inputs()
 
 
@@ -73,7 +73,7 @@ def widget_config(reg, name: str, mode: str | None = None, lang: str = "zh") -> 
     import re
 
     from course.core import widgets
-    from course.core.units import discover
+    from course.project import units as discover
     _, w = discover().widget(name)
     out = widgets.render(w, mode, lang, reg)
     return json.loads(html.unescape(re.search(r'data-config="([^"]*)"', out).group(1)))

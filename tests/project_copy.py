@@ -5,7 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
-from course.core.paths import ROOT
+from course.paths import ROOT
 SKIP = {".venv", ".git", "site", "site.tmp", "site.old", ".pytest_cache", "__pycache__", "node_modules"}
 
 

@@ -51,7 +51,7 @@ def test_every_figure_has_a_text_alternative_in_its_language(site_dir):
 
 
 def test_plotly_js_is_served_once_and_never_inlined(site_dir):
-    from course.core.paths import PLOTLY_URI
+    from course.paths import PLOTLY_URI
     copies = [p for p in site_dir.rglob("*.js") if "plotly" in p.name]
     assert [p.relative_to(site_dir).as_posix() for p in copies] == [PLOTLY_URI]
     for page in site_dir.rglob("*.html"):

@@ -3,7 +3,7 @@ only where a figure or a charting widget draws; the home page and the appendix l
 import re
 
 from conftest import LANGS
-from course.core.paths import PLOTLY_URI
+from course.paths import PLOTLY_URI
 
 SCRIPT = re.compile(r'<script src="([^"]+)"')
 

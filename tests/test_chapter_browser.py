@@ -5,7 +5,7 @@ import pytest
 
 from browser_helpers import close, contrast, labels_in_language, root, text, value
 from conftest import LANGS
-from course.chapter import twins
+from course.common import twins
 
 NORM = "normalization."
 PATHS = {"zh": "c4/normalization/", "en": "en/c4/normalization/"}

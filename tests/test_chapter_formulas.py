@@ -2,7 +2,7 @@
 and the chapter's registry texts as the pages show them."""
 import pytest
 
-from course.chapter import formulas as f
+from course.common import formulas as f
 
 
 def test_residual_growth():

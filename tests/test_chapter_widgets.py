@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from course.chapter import twins
+from course.common import twins
 from course.core import widgets
 from course.core.registry import LANGS
-from course.core.units import discover
+from course.project import units as discover
 
 UNITS = discover()
 
@@ -117,7 +117,7 @@ SIM_KEYS = ["sim.default_layers", "sim.default_gain"] + [
 @pytest.mark.parametrize("key", SIM_KEYS)
 def test_twin_residual_sim_feeds_the_normalization_lessons_keys(reg, key, story):
     n = reg["normalization." + key]
-    assert n.provenance.kind == "computed" and any("course/chapter/twins.py" in s for s in n.provenance.sources)
+    assert n.provenance.kind == "computed" and any("course/common/twins.py" in s for s in n.provenance.sources)
     assert f"seed {twins.SIM.seed}" in " ".join(n.provenance.sources)
     if key == "sim.default_layers":
         assert n.value == N

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from conftest import LANGS, lesson_path
-from course.core.paths import PLOTLY_JS, PLOTLY_URI
+from course.paths import PLOTLY_JS, PLOTLY_URI
 
 PHONE = 390
 VENDORED_VERSION = re.search(r"plotly\.js \(cartesian - minified\) v([\d.]+)", PLOTLY_JS.read_text(encoding="utf-8")[:300]).group(1)

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from course.chapter.formulas import silu
+from course.common.formulas import silu
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn.numbers import dense_ffn_models
 

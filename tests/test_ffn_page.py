@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from course.core.paths import DOCS
+from course.paths import DOCS
 
 PAGES = {"zh": DOCS / "c4/ffn.md", "en": DOCS / "c4/ffn.en.md"}
 
@@ -68,6 +68,6 @@ def test_next_gap_leads_to_lesson_2_and_links_it_once_it_exists(lang):
 def test_the_ring_toy_says_it_is_teaching_data(lang, registry):
     md = section(text(lang), "design-it-yourself")
     assert ("手工摆好" if lang == "zh" else "placed by hand") in md
-    from course.core.units import discover
+    from course.project import units as discover
     _, ring = discover().widget("ring-classifier")
     assert ("教学数据" if lang == "zh" else "Teaching data") in ring.labels["data"][lang]

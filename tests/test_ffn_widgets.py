@@ -8,7 +8,7 @@ from dataclasses import asdict, replace
 import pytest
 from conftest import widget_config as config
 
-from course.core.units import discover
+from course.project import units as discover
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn import twins
 from lessons.c4_ffn.widgets import JS

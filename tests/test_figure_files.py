@@ -7,7 +7,7 @@ import pytest
 from conftest import LANGS, ROOT, Visit
 from course.core.browser import serve
 from course.core.figures import PALETTES
-from course.core.paths import FIGURES, PLOTLY_JS
+from course.paths import FIGURES, PLOTLY_JS
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from course.core import formats
-from course.core.paths import DOCS
+from course.paths import DOCS
 
 CASES = [(1.125, 2), (2.5, 0), (-2.5, 0), (0.5, 0), (-0.5, 0), (1.005, 2), (0.125, 2), (-0.125, 2), (2.675, 2),
          (0.0, 0), (0.0, 3), (-0.0, 2), (-0.0001, 3), (0.0004999, 3), (1234567.891, 1), (-1234.5, 0), (99.995, 2),

@@ -150,7 +150,7 @@ def test_gating_table_and_figures_draw(open_page, reg, lang, scheme):
     page = v.page
     table = page.locator('[data-table="output-gates"]')
     rows = table.locator("tbody tr")
-    from course.chapter.schema import load_inputs
+    from course.common.schema import load_inputs
     stated = [m for m in load_inputs().frontier.models if m.attn_output_gate is not None]
     assert rows.count() == len(stated) + 1                     # and the anchor
     yes = "是" if lang == "zh" else "yes"

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from course.chapter.formulas import silu
-from course.chapter.schema import load_inputs
-from course.core.paths import ROOT
+from course.common.formulas import silu
+from course.common.schema import load_inputs
+from course.paths import ROOT
 from lessons.c4_gating import formulas as f
 
 NS = "gating."

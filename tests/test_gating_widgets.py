@@ -6,9 +6,9 @@ import json
 import pytest
 from conftest import widget_config as config
 
-from course.chapter.schema import load_inputs
+from course.common.schema import load_inputs
 from course.core.schema import InputError
-from course.core.units import discover
+from course.project import units as discover
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 

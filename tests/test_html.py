@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import html5lib
 
-from course.core.paths import FIGURES
+from course.paths import FIGURES
 
 
 def parse_errors(text: str) -> list[str]:

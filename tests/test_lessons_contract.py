@@ -11,8 +11,8 @@ import re
 import pytest
 import yaml
 
-from course.core.paths import DOCS, ROOT
-from course.core.units import discover
+from course.paths import DOCS, ROOT
+from course.project import units as discover
 
 UNITS = discover()
 LESSONS = UNITS.lessons
@@ -56,7 +56,7 @@ def test_both_languages_name_the_same_numbers_labels_and_shortcodes(unit):
 def test_every_named_number_exists_and_the_lesson_keys_carry_its_name(unit, registry):
     named = {n for k, n, _ in SHORTCODE.findall(page(unit, "zh") + page(unit, "en")) if k == "n"}
     assert named and named <= set(registry.numbers), sorted(named - set(registry.numbers))
-    from course.chapter.schema import load_inputs
+    from course.common.schema import load_inputs
     from course.core.registry import Registry
     own = Registry()
     unit.numbers(own.scope(unit.namespace), load_inputs())
@@ -96,7 +96,7 @@ def test_every_widget_has_a_twin_test_and_a_browser_test(unit):
 
 @pytest.mark.parametrize("unit", LESSONS, ids=IDS)
 def test_every_figure_has_a_text_alternative_in_each_language(unit):
-    from course.chapter.measured import load_results
+    from course.common.measured import load_results
     results = load_results()
     for fig in unit.figures:
         for lang in ("zh", "en"):

@@ -5,15 +5,15 @@ import shutil
 
 import pytest
 
-from course.chapter.measured import Results, compare, load_results
-from course.chapter.numbers import add_numbers as add_chapter
-from course.chapter.schema import load_inputs
+from course.common.measured import Results, compare, load_results
+from course.common.numbers import add_numbers as add_chapter
+from course.common.schema import load_inputs
 from course.core.claims import ClaimError
 from course.core.figures import write_figures
 from course.core.numbers import build_registry, check_all_claims
-from course.core.paths import RESULTS, ROOT
+from course.paths import RESULTS, ROOT
 from course.core.registry import Registry
-from course.core.units import discover
+from course.project import units as discover
 from models.measure import experiments, stale
 
 

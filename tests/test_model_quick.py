@@ -3,7 +3,7 @@ It must yield the result schema of a real run and the same bytes on a rerun (the
 parallel refresh must train every job it is given and report each."""
 import json
 
-from course.chapter.measured import add_run
+from course.common.measured import add_run
 from course.core.registry import Registry
 from models.measure import bench_hash, experiments, provenance, run_hash, run_one, train_jobs
 from models.results import BenchResult, RunResult

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from course.core.paths import DOCS
+from course.paths import DOCS
 
 PAGES = {"zh": DOCS / "c4/normalization.md", "en": DOCS / "c4/normalization.en.md"}
 DIAGRAMS = DOCS / "assets/diagrams"

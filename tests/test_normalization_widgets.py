@@ -7,7 +7,7 @@ import pytest
 from conftest import widget_config as config
 
 from course.core.schema import InputError
-from course.core.units import discover
+from course.project import units as discover
 from lessons.c4_normalization import formulas as f
 from lessons.c4_normalization import twins
 

@@ -66,7 +66,7 @@ def prose_sources() -> list[Path]:
     the lessons' reading notes and the widgets' label tables."""
     return (sorted(ROOT.glob("docs/**/*.md")) + sorted(ROOT.glob("docs/**/*.ipynb"))
             + [ROOT / "data" / "evolution.json"] + sorted(ROOT.glob("lessons/*/claims.json"))
-            + sorted(ROOT.glob("lessons/*/js/*.labels.json")) + sorted(ROOT.glob("course/chapter/js/*.labels.json")))
+            + sorted(ROOT.glob("lessons/*/js/*.labels.json")) + sorted(ROOT.glob("course/common/js/*.labels.json")))
 
 
 def prose_text(path: Path) -> str:

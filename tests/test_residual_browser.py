@@ -12,7 +12,7 @@ import pytest
 
 from browser_helpers import close, contrast, labels_in_language, root, text, value
 from conftest import LANGS
-from course.chapter import twins as sim
+from course.common import twins as sim
 from lessons.c4_residual import formulas as f
 from lessons.c4_residual import twins
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from course.chapter import formulas as chapter
+from course.common import formulas as chapter
 from lessons.c4_residual import formulas as f
 
 NS = "residual."

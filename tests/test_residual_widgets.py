@@ -7,8 +7,8 @@ import math
 import pytest
 from conftest import widget_config as config
 
-from course.chapter import twins as sim
-from course.core.units import discover
+from course.common import twins as sim
+from course.project import units as discover
 from lessons.c4_residual import formulas as f
 from lessons.c4_residual import numbers, twins
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from course.core.paths import ROOT
+from course.paths import ROOT
 
 TOOL = ROOT.parent / "shared" / "tools" / "seed_overlap.py"
 

@@ -70,11 +70,11 @@ def test_saved_edits_reload_with_new_numbers_and_bad_ones_keep_the_last_good(ser
 
 def test_an_edited_module_is_imported_afresh(server):
     """Serving keeps one process: an edit to the code that computes a number takes effect on the next rebuild."""
-    numbers = server.root / "course/chapter/numbers.py"
+    numbers = server.root / "course/common/numbers.py"
     text = numbers.read_text(encoding="utf-8")
     assert 'computed("hidden_size", src("hidden_size"))' in text
     numbers.write_text(text.replace('computed("hidden_size", src("hidden_size"))',
                                     'computed("hidden_size, as edited", src("hidden_size"))'), encoding="utf-8")
     server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*title="Computed: hidden_size, as edited;',
                              timeout=300)
-    assert "reloaded the project's code (course.chapter.numbers" in server.output
+    assert "reloaded the project's code (course.common.numbers" in server.output

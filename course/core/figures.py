@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from course.core.files import write_atomic
-from course.core.paths import FIGURES, PLOTLY_JS
+from course.core.project import Paths
 from course.core.registry import LANGS
 from course.core.units import Units
 
@@ -95,22 +95,24 @@ def standalone_html(fig: dict, lang: str, plotly: str) -> str:
                              dark=PALETTES["dark"], data=data.replace("</", "<\\/"))
 
 
-def figure_files(names: list[str], out: Path = FIGURES) -> list[Path]:
+def figure_files(names: list[str], paths: Paths, out: Path | None = None) -> list[Path]:
     """Every file the figures stage writes for these figures."""
+    out = out or paths.figures
     return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.html" for n in names for lang in LANGS]
-            + [out / PLOTLY_JS.name])
+            + [out / paths.plotly_js.name])
 
 
-def write_figures(units: Units, sources, out: Path = FIGURES) -> list[Path]:
+def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) -> list[Path]:
     """Write each figure's data for the site and its standalone pages; return the data files."""
-    paths = []
+    out = out or paths.figures
+    written = []
     for name, fig in build_figures(units, sources).items():
         path = out / f"{name}.json"
         write_atomic(path, json.dumps(fig, ensure_ascii=False, separators=(",", ":")) + "\n")
-        paths.append(path)
+        written.append(path)
         for lang in LANGS:
-            write_atomic(out / f"{name}.{lang}.html", standalone_html(fig[lang], lang, PLOTLY_JS.name))
-    plotly = out / PLOTLY_JS.name  # one copy beside the pages, shared by all of them
-    if not plotly.exists() or plotly.read_bytes() != PLOTLY_JS.read_bytes():
-        write_atomic(plotly, PLOTLY_JS.read_bytes())
-    return paths
+            write_atomic(out / f"{name}.{lang}.html", standalone_html(fig[lang], lang, paths.plotly_js.name))
+    plotly = out / paths.plotly_js.name  # one copy beside the pages, shared by all of them
+    if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():
+        write_atomic(plotly, paths.plotly_js.read_bytes())
+    return written

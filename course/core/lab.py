@@ -4,9 +4,23 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import sys
+from pathlib import Path
 
-from course.core.paths import REGISTRY, ROOT, relative
+# the build tells a notebook's kernel where the registry is; a notebook run by hand finds it above itself
+REGISTRY_ENV = "COURSE_REGISTRY"
+
+
+def registry_path() -> Path:
+    if os.environ.get(REGISTRY_ENV):
+        return Path(os.environ[REGISTRY_ENV])
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".build" / "registry.json").exists():
+            return folder / ".build" / "registry.json"
+    raise FileNotFoundError("no .build/registry.json here or in a folder above: run `python build.py` once "
+                            "in the project")
 
 
 class RegistryReads(dict):
@@ -50,8 +64,9 @@ class RegistryReads(dict):
 
 def registry() -> RegistryReads:
     """The build's registry: {key: {value, text, provenance, ...}}. Run `python build.py` first."""
+    path = registry_path()
     sys.audit("course.lab.registry")  # the file is read through this helper: the keys read are what counts
-    return RegistryReads(json.loads(REGISTRY.read_text(encoding="utf-8")))
+    return RegistryReads(json.loads(path.read_text(encoding="utf-8")))
 
 
 class Numbers:
@@ -59,8 +74,6 @@ class Numbers:
     with, `text(key)` written exactly as the lesson page writes it."""
 
     def __init__(self, lang: str):
-        if not REGISTRY.exists():
-            raise FileNotFoundError(f"{relative(REGISTRY)} is missing: run `python build.py` once in {ROOT}")
         # through registry(): the build learns which keys the notebook read, not just that it read the file
         self.entries, self.lang = registry(), lang
 

@@ -18,26 +18,27 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from course.core.paths import DOCS, EXECUTED_NOTEBOOKS as EXECUTED, REGISTRY, ROOT
+from cachekit import module_digest
+from course.core.project import Paths
 
 RECORDER = Path(__file__).with_name("notebook_recorder.py")
 
 
-def sources() -> list[Path]:
-    return sorted(DOCS.rglob("*.ipynb"))
+def sources(paths: Paths) -> list[Path]:
+    return sorted(paths.docs.rglob("*.ipynb"))
 
 
-def executed_path(source: Path) -> Path:
-    return EXECUTED / source.relative_to(DOCS)
+def executed_path(paths: Paths, source: Path) -> Path:
+    return paths.executed_notebooks / source.relative_to(paths.docs)
 
 
-def reads_path(source: Path) -> Path:
-    executed = executed_path(source)
+def reads_path(paths: Paths, source: Path) -> Path:
+    executed = executed_path(paths, source)
     return executed.with_name(executed.name + ".reads.json")
 
 
-def name(source: Path) -> str:
-    return source.relative_to(DOCS).as_posix()
+def name(paths: Paths, source: Path) -> str:
+    return source.relative_to(paths.docs).as_posix()
 
 
 @dataclass
@@ -62,48 +63,55 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def fingerprint(source: Path, reads: Reads, registry: dict | None) -> dict[str, str]:
+def _entry(entry: dict) -> dict:
+    """A registry entry without the line that defined it: moving that line changes no number."""
+    return {k: v for k, v in entry.items() if k != "defined_at"}
+
+
+def fingerprint(paths: Paths, source: Path, reads: Reads, registry: dict | None) -> dict[str, str]:
     """Each input of the notebook → a short hash of what it holds now. `registry` is the registry's JSON
-    (None when there is none yet)."""
+    (None when there is none yet). Code is keyed on its syntax tree: an edited comment re-executes nothing."""
     out = {"source": _sha(source.read_bytes()),
            "executor": _sha(Path(__file__).read_bytes() + RECORDER.read_bytes())}
     for rel in reads.files:
-        p = ROOT / rel
-        out[f"file {rel}"] = _sha(p.read_bytes()) if p.is_file() else "missing"
+        p = paths.root / rel
+        out[f"file {rel}"] = module_digest(p)[:16] if p.is_file() else "missing"
     for rel in reads.dirs:
-        p = ROOT / rel
+        p = paths.root / rel
         out[f"folder {rel}"] = _sha("\0".join(sorted(os.listdir(p))).encode()) if p.is_dir() else "missing"
     if reads.all_keys:
-        out["registry"] = _sha(REGISTRY.read_bytes()) if REGISTRY.exists() else "missing"
+        everything = {k: _entry(v) for k, v in (registry or {}).items()}
+        out["registry"] = _sha(json.dumps(everything, sort_keys=True).encode()) if registry else "missing"
     else:
         for key in reads.keys:
             entry = (registry or {}).get(key)
-            out[f"key {key}"] = _sha(json.dumps(entry, sort_keys=True).encode()) if entry is not None else "missing"
+            out[f"key {key}"] = _sha(json.dumps(_entry(entry), sort_keys=True).encode()) if entry is not None \
+                else "missing"
     return out
 
 
-def read_registry() -> dict | None:
-    return json.loads(REGISTRY.read_text(encoding="utf-8")) if REGISTRY.exists() else None
+def read_registry(paths: Paths) -> dict | None:
+    return json.loads(paths.registry.read_text(encoding="utf-8")) if paths.registry.exists() else None
 
 
-def why_stale(source: Path, registry: dict | None) -> list[str]:
+def why_stale(paths: Paths, source: Path, registry: dict | None) -> list[str]:
     """[] when the executed copy is current; otherwise what changed since it was executed."""
-    record = reads_path(source)
-    if not executed_path(source).exists() or not record.exists():
+    record = reads_path(paths, source)
+    if not executed_path(paths, source).exists() or not record.exists():
         return ["never executed"]
     stored = json.loads(record.read_text(encoding="utf-8"))
-    now = fingerprint(source, Reads(**stored["reads"]), registry)
+    now = fingerprint(paths, source, Reads(**stored["reads"]), registry)
     return [f"{k} changed" for k in now if stored["fingerprint"].get(k) != now[k]]
 
 
-def stage_key() -> str:
+def stage_key(paths: Paths) -> str:
     """The stage's cache key: every notebook's current fingerprint of what it read last time."""
-    registry = read_registry()
+    registry = read_registry(paths)
     h = hashlib.sha256()
-    for src in sources():
-        record = reads_path(src)
+    for src in sources(paths):
+        record = reads_path(paths, src)
         reads = Reads(**json.loads(record.read_text(encoding="utf-8"))["reads"]) if record.exists() else Reads()
-        h.update(json.dumps([name(src), fingerprint(src, reads, registry)], sort_keys=True).encode())
+        h.update(json.dumps([name(paths, src), fingerprint(paths, src, reads, registry)], sort_keys=True).encode())
     return h.hexdigest()
 
 
@@ -124,7 +132,7 @@ def execute(nb, folder: Path, timeout_s: int = 600):
     return nb
 
 
-async def _execute(src: Path, timeout_s: int) -> tuple[object, Reads]:
+async def _execute(paths: Paths, src: Path, timeout_s: int) -> tuple[object, Reads]:
     import nbformat
 
     nb = nbformat.read(src, as_version=4)
@@ -132,15 +140,17 @@ async def _execute(src: Path, timeout_s: int) -> tuple[object, Reads]:
     os.close(fd)
     # the recorder starts with the kernel, before the first cell, and leaves the execution counts alone
     start = (f"import runpy; runpy.run_path({str(RECORDER)!r}, run_name='course_notebook_recorder', "
-             f"init_globals={{'LOG': {log!r}, 'ROOT': {str(ROOT)!r}}})")
+             f"init_globals={{'LOG': {log!r}, 'ROOT': {str(paths.root)!r}}})")
     try:
-        await client(nb, src.parent, timeout_s, f"--IPKernelApp.exec_lines={start}").async_execute()
+        from course.core.lab import REGISTRY_ENV
+        env = {**os.environ, REGISTRY_ENV: str(paths.registry)}
+        await client(nb, src.parent, timeout_s, f"--IPKernelApp.exec_lines={start}").async_execute(env=env)
         return nb, Reads.from_log(Path(log).read_text(encoding="utf-8"))
     finally:
         os.unlink(log)
 
 
-def execute_stale(timeout_s: int = 600, workers: int | None = None, force: bool = False) -> str:
+def execute_stale(paths: Paths, timeout_s: int = 600, workers: int | None = None, force: bool = False) -> str:
     """Execute, at the same time, every notebook whose inputs changed (all of them with `force`); write each
     executed copy and its record of reads atomically. A notebook that fails is named; the others are kept."""
     import asyncio
@@ -148,12 +158,12 @@ def execute_stale(timeout_s: int = 600, workers: int | None = None, force: bool 
     import nbformat
 
     from course.core.files import write_atomic
-    registry = read_registry()
-    todo = {src: (["forced"] if force else why_stale(src, registry)) for src in sources()}
+    registry = read_registry(paths)
+    todo = {src: (["forced"] if force else why_stale(paths, src, registry)) for src in sources(paths)}
     todo = {src: why for src, why in todo.items() if why}
     for src, why in todo.items():
         shown = why if len(why) <= 3 else why[:3] + [f"and {len(why) - 3} more"]
-        print(f"    execute  {name(src)}: {'; '.join(shown)}", flush=True)
+        print(f"    execute  {name(paths, src)}: {'; '.join(shown)}", flush=True)
     limit = workers or max(1, min(len(todo), os.cpu_count() or 1))
 
     async def run_all():
@@ -161,19 +171,19 @@ def execute_stale(timeout_s: int = 600, workers: int | None = None, force: bool 
 
         async def one(src):
             async with gate:
-                return await _execute(src, timeout_s)
+                return await _execute(paths, src, timeout_s)
         return await asyncio.gather(*(one(src) for src in todo), return_exceptions=True)
 
     failed = []
     for src, outcome in zip(todo, asyncio.run(run_all()) if todo else []):
         if isinstance(outcome, BaseException):
-            failed.append(f"{name(src)}: {type(outcome).__name__}: {str(outcome).strip()[-2000:]}")
+            failed.append(f"{name(paths, src)}: {type(outcome).__name__}: {str(outcome).strip()[-2000:]}")
             continue
         nb, reads = outcome
-        write_atomic(executed_path(src), nbformat.writes(nb))
-        record = {"reads": reads.__dict__, "fingerprint": fingerprint(src, reads, registry)}
-        write_atomic(reads_path(src), json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+        write_atomic(executed_path(paths, src), nbformat.writes(nb))
+        record = {"reads": reads.__dict__, "fingerprint": fingerprint(paths, src, reads, registry)}
+        write_atomic(reads_path(paths, src), json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     if failed:
         raise RuntimeError("notebook failed:\n" + "\n".join(failed))
-    total = len(sources())
+    total = len(sources(paths))
     return f"{len(todo)} of {total} notebooks executed, {total - len(todo)} current"

@@ -1,21 +1,24 @@
-"""The numbers stage: every unit adds its numbers to one registry (the chapter's first, then each lesson's
-under its own name), and every unit's reading notes are checked against it."""
+"""The numbers stage: every unit adds its numbers to one registry (the course's first, then each chapter's
+and lesson's under its own name), and every unit's reading notes are checked against it."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from course.core.claims import check_claims
 from course.core.registry import Registry
 from course.core.units import Units
 
 
-def build_registry(units: Units, inputs) -> Registry:
-    """`inputs` is the chapter's validated inputs (with its measured results), handed to every unit."""
-    reg = Registry()
+def build_registry(units: Units, inputs, root: Path | None = None) -> Registry:
+    """`inputs` is the project's validated inputs (with its measured results), handed to every unit.
+    `root` makes each number's defining file relative to the project."""
+    reg = Registry(root)
     for unit in units.all:
         if unit.numbers:
             unit.numbers(reg.scope(unit.namespace), inputs)
     return reg
 
 
-def check_all_claims(units: Units, reg: Registry) -> int:
+def check_all_claims(units: Units, reg: Registry, paths=None) -> int:
     """How many reading notes hold; a ClaimError names every one that does not, in every lesson."""
-    return sum(check_claims(reg, u.claims) for u in units.all if u.claims)
+    return sum(check_claims(reg, u.claims, paths) for u in units.all if u.claims)

@@ -8,8 +8,9 @@ the normalization lesson starts with `normalization.`; the chapter's shared keys
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import Annotated, Literal, Union
+from typing import Annotated, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -64,23 +65,55 @@ class Number(BaseModel):
     unit: str = ""
     text: dict[str, str]  # one entry per language in LANGS
     provenance: Provenance
+    defined_at: str = ""  # "lessons/c4_ffn/numbers.py:123": the line that asked for this number
 
     def hover(self, lang: str) -> str:
         return self.provenance.describe(lang)
 
+    def content(self) -> dict:
+        """What the number is, without where it was defined (a moved line changes no number)."""
+        return self.model_dump(exclude={"defined_at"})
+
+
+# Functions that add numbers on behalf of their caller (a spread over seeds, a paired comparison): the line
+# that defined a number is their caller's, not theirs.
+_HELPERS: set = set()
+
+
+def registry_helper(fn: Callable) -> Callable:
+    _HELPERS.add(fn.__code__)
+    return fn
+
 
 class Registry:
-    def __init__(self) -> None:
+    def __init__(self, root: Path | None = None) -> None:
         self.numbers: dict[str, Number] = {}
+        self.root = root
+        self.used: set[str] | None = None   # when a set: every key read through [] or value() is added
+
+    def _defined_at(self) -> str:
+        frame = sys._getframe(2)
+        while frame is not None and (frame.f_code in _HELPERS or frame.f_code.co_filename == __file__):
+            frame = frame.f_back
+        if frame is None:
+            return ""
+        path = Path(frame.f_code.co_filename)
+        if self.root is not None:
+            try:
+                path = path.resolve().relative_to(self.root.resolve())
+            except ValueError:
+                pass
+        return f"{path.as_posix()}:{frame.f_lineno}"
 
     def add(self, key: str, value: Value, text: str | dict[str, str], provenance, unit: str = "") -> Number:
         if key in self.numbers:
-            raise ValueError(f"registry key {key!r} is defined twice")
+            raise ValueError(f"registry key {key!r} is defined twice (again at {self._defined_at()}, "
+                             f"first at {self.numbers[key].defined_at})")
         texts = text if isinstance(text, dict) else {lang: text for lang in LANGS}
         missing = [lang for lang in LANGS if lang not in texts]
         if missing:
             raise ValueError(f"registry key {key!r} has no text for {missing}")
-        n = Number(key=key, value=value, unit=unit, text=texts, provenance=provenance)
+        n = Number(key=key, value=value, unit=unit, text=texts, provenance=provenance, defined_at=self._defined_at())
         self.numbers[key] = n
         return n
 
@@ -88,13 +121,16 @@ class Registry:
         return Scope(self, namespace)
 
     def __getitem__(self, key: str) -> Number:
-        return self.numbers[key]
+        n = self.numbers[key]
+        if self.used is not None:
+            self.used.add(key)
+        return n
 
     def __contains__(self, key: str) -> bool:
         return key in self.numbers
 
     def value(self, key: str):
-        return self.numbers[key].value
+        return self[key].value
 
     def to_json(self) -> dict:
         return {k: n.model_dump() for k, n in sorted(self.numbers.items())}
@@ -121,6 +157,10 @@ class Scope:
     def add(self, key: str, *args, **kwargs) -> Number:
         return self.registry.add(self.prefix + key, *args, **kwargs)
 
+    @property
+    def used(self):
+        return self.registry.used
+
     def __getitem__(self, key: str) -> Number:
         return self.registry[key]
 
@@ -142,6 +182,7 @@ def changes(old: dict, new: dict) -> list[str]:
     return out
 
 
+@registry_helper
 def add_rows(reg: "Registry | Scope", key: str, rows: list[dict], provenance) -> Number:
     """A table's rows (the names, years and kinds a page shows beside its numbers) as this build read the
     inputs. A table renders from the registry alone, like the rest of a page, so a bad edit of a data file

@@ -1,6 +1,6 @@
 """Loading input files: one loader that turns any problem into a readable error (file, field, expectation),
 and the base models every schema of the course builds on. The schemas themselves live with what they
-describe: the chapter's inputs in course/chapter/schema.py, a lesson's in its package, the small model's
+describe: the chapter's inputs in course/common/schema.py, a lesson's in its package, the small model's
 runs and results in models/."""
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from course.core.paths import relative
+from course.core.errors import InputError  # noqa: F401 (the loaders' error; imported from here by the units)
 
 
-class InputError(Exception):
-    """A data file is unreadable or invalid. The message names the file, the field and what was expected."""
 
 
 class Strict(BaseModel):
@@ -33,6 +31,15 @@ class Bilingual(Strict):
         return getattr(self, lang)
 
 
+def shown(path: Path) -> str:
+    """A file as a message names it: relative to the working directory (a build runs from the project's
+    root, so this is the path an author types), else whole."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def _describe(err: dict) -> str:
     loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-after"))
     got = err.get("input")
@@ -50,7 +57,7 @@ def _describe(err: dict) -> str:
 
 def load(path: Path, model: type[BaseModel]):
     """Read and validate one data file; raise InputError with file, field and expectation."""
-    name = relative(path)
+    name = shown(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

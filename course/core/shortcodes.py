@@ -19,11 +19,11 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Optional
 
 from course.core import widgets
 from course.core.errors import ShortcodeError
-from course.core.paths import FIGURES
 from course.core.references import References, link_html
 from course.core.registry import Registry
 from course.core.tables import TABLES
@@ -39,6 +39,7 @@ class PageContext:
     units: Units
     lang: str
     where: str                      # the page's source path, for error messages
+    figures: Optional[Path] = None  # where the built figures are (figures/NAME.json)
     url: str = ""                   # the page's URL in the site ("c4/normalization/", "en/c4/normalization/")
     unit: Optional[Unit] = None     # the lesson (or chapter) the page belongs to
     draft: bool = False
@@ -46,6 +47,8 @@ class PageContext:
     deferrals: dict = field(default_factory=dict)   # reference id → [(page title, page)] in this language
     widgets_used: set = field(default_factory=set)
     refs_used: list = field(default_factory=list)   # the reference ids this page names, in order
+    used_keys: set = field(default_factory=set)     # the site's used registry keys (what the appendix lists)
+    surveying: bool = False                         # a pass that only learns what the page refers to
 
     def expand(self, markdown: str) -> str:
         return expand(markdown, self)
@@ -58,11 +61,14 @@ class PageContext:
         return rel.replace("//", "/") + (f"#{anchor}" if anchor else "")
 
 
-def page_lang(page) -> str:
-    uri = page.file.src_uri
-    if uri.endswith(".en.md") or uri.endswith(".en.ipynb") or uri.startswith("en/"):
+def page_lang_of(src_uri: str, locale: Optional[str] = None) -> str:
+    if src_uri.endswith(".en.md") or src_uri.endswith(".en.ipynb") or src_uri.startswith("en/"):
         return "en"
-    return getattr(page.file, "locale", None) or "zh"
+    return locale or "zh"
+
+
+def page_lang(page) -> str:
+    return page_lang_of(page.file.src_uri, getattr(page.file, "locale", None))
 
 
 def number_html(ctx: PageContext, key: str, mode: Optional[str]) -> str:
@@ -91,7 +97,7 @@ def figure_html(ctx: PageContext, name: str) -> str:
     role=figure, not img: the drawn chart holds controls (legend, menus) a reader can operate."""
     if not any(f.name == name for _, f in ctx.units.figures()):
         raise ShortcodeError(f"unknown figure {name!r}")
-    path = FIGURES / f"{name}.json"
+    path = ctx.figures / f"{name}.json"
     if not path.exists():
         raise ShortcodeError(f"figure {name!r} has no figures/{name}.json (is the figures stage run?)")
     alt = json.loads(path.read_text(encoding="utf-8"))[ctx.lang].get("alt", "")
@@ -112,7 +118,7 @@ def ref_html(ctx: PageContext, name: str, mode: Optional[str]) -> str:
 
 
 def table_html(ctx: PageContext, name: str) -> str:
-    for tables in ((ctx.unit.tables if ctx.unit else {}), ctx.units.chapter.tables, TABLES):
+    for tables in [u.tables for u in ctx.units.scopes(ctx.unit)] + [TABLES]:
         if name in tables:
             return tables[name](ctx)
     raise ShortcodeError(f"unknown table {name!r}")

@@ -8,23 +8,27 @@ from course.core.claims import load_claims
 from course.core.errors import ShortcodeError
 
 LABELS = {
-    "zh": {"key": "键", "text": "显示", "kind": "类别", "source": "来源",
+    "zh": {"key": "键", "text": "显示", "kind": "类别", "source": "来源", "defined": "定义于",
            "computed": "计算", "measured": "实测", "cited": "引用"},
-    "en": {"key": "Key", "text": "Shown as", "kind": "Kind", "source": "Provenance",
+    "en": {"key": "Key", "text": "Shown as", "kind": "Kind", "source": "Provenance", "defined": "Defined at",
            "computed": "computed", "measured": "measured", "cited": "cited"},
 }
 
 
 def numbers_appendix(ctx) -> str:
+    """Every number the site uses (a page, a reading note, a widget, a table or a notebook), with the line
+    of code that defined it. Reading `.numbers` directly marks nothing as used."""
     lab = LABELS[ctx.lang]
     rows = []
     for key, n in sorted(ctx.registry.numbers.items()):
+        if key not in ctx.used_keys:
+            continue
         rows.append(f'<tr id="num-{html.escape(key)}"><td><code>{html.escape(key)}</code></td>'
                     f'<td>{html.escape(n.text[ctx.lang])}</td><td>{lab[n.provenance.kind]}</td>'
-                    f'<td>{html.escape(n.hover(ctx.lang))}</td></tr>')
+                    f'<td>{html.escape(n.hover(ctx.lang))}</td><td><code>{html.escape(n.defined_at)}</code></td></tr>')
     return (f'<table class="numbers-appendix" data-table="numbers"><thead><tr><th>{lab["key"]}</th>'
-            f'<th>{lab["text"]}</th><th>{lab["kind"]}</th><th>{lab["source"]}</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+            f'<th>{lab["text"]}</th><th>{lab["kind"]}</th><th>{lab["source"]}</th><th>{lab["defined"]}</th></tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table>')
 
 
 def measured_notes(ctx) -> str:

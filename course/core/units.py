@@ -1,20 +1,21 @@
-"""Chapters and lessons as units the build discovers.
+"""The course, its chapters and its lessons as units the build discovers.
 
-A unit is everything one chapter or one lesson brings: its registry numbers, its widgets (each with its
+A unit is everything one part of the course brings: its registry numbers, its widgets (each with its
 JavaScript module, its configuration from the registry and its label table), its figures, its tables, its
-reading notes (claims) and the pages and notebooks it owns. The chapter (course/chapter/) holds what its
-lessons share; each lesson is a package `lessons/<name>/` whose `__init__.py` defines `LESSON`. Adding a
-lesson means adding its package and its pages: nothing here names one.
+reading notes (claims) and the pages and notebooks it owns. There are three kinds: the course itself (what
+every chapter shares), a chapter (what its lessons share, and its overview page) and a lesson. The project
+names the packages that hold them (`Project.unit_packages`); each unit module defines `UNIT = Unit(...)`.
+Adding a chapter or a lesson means adding its package and its pages: nothing here names one.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Literal, Optional
 
-from course.core.paths import LESSONS
 from course.core.registry import LANGS, Registry, Scope
 
 
@@ -56,10 +57,11 @@ class Figure:
 
 @dataclass(frozen=True)
 class Unit:
-    id: str                         # the chapter's id ("c4") or the lesson's name ("normalization")
+    id: str                         # the course's ("course"), a chapter's ("c4") or a lesson's name ("normalization")
     folder: Path                    # where its code, JavaScript and data live
-    namespace: str                  # registry prefix: "" for the chapter, the lesson's name for a lesson
-    order: tuple = ()               # (chapter, lesson number): the order lessons are listed and built in
+    namespace: str                  # registry prefix: "" for the course, the chapter's or lesson's name otherwise
+    kind: Literal["course", "chapter", "lesson"] = "lesson"
+    order: tuple = ()               # (chapter number,) or (chapter number, lesson number): listing and build order
     title: dict[str, str] = field(default_factory=dict)
     numbers: Optional[Callable[[Scope, Any], None]] = None   # adds its numbers, given the chapter's context
     validate: Optional[Callable[[], str]] = None            # checks its own data files; a one-line summary
@@ -69,23 +71,28 @@ class Unit:
     claims: Optional[Path] = None   # its reading notes, checked against the registry by the build
     pages: tuple[str, ...] = ()     # docs paths without suffix: "c4/normalization" (zh .md, en .en.md)
     notebooks: tuple[str, ...] = ()  # docs paths without suffix: "c4/normalization-lab" (.ipynb, .en.ipynb)
+    module: str = ""                # the module that defines it (set by discover)
 
     @property
     def is_lesson(self) -> bool:
-        return bool(self.namespace)
+        return self.kind == "lesson"
 
     @property
-    def ref(self) -> str:
-        """Its id in cross-references and on the course map: a chapter's own id ("c4"), a lesson's
-        "c{chapter}-{number}" ("c4-2")."""
-        return f"c{self.order[0]}-{self.order[1]}" if self.is_lesson else self.id
+    def ref(self) -> Optional[str]:
+        """Its id in cross-references and on the course map: a chapter's "c{number}" ("c4"), a lesson's
+        "c{chapter}-{number}" ("c4-2"); the course has none."""
+        if self.kind == "course":
+            return None
+        return f"c{self.order[0]}-{self.order[1]}" if self.is_lesson else f"c{self.order[0]}"
 
     @property
-    def chapter_ref(self) -> str:
-        return f"c{self.order[0]}" if self.is_lesson else self.id
+    def chapter_ref(self) -> Optional[str]:
+        return None if self.kind == "course" else f"c{self.order[0]}"
 
     def written_refs(self) -> dict[str, str]:
         """Reference id → docs page for what this unit writes: its page, and its notebook as REF-lab."""
+        if self.ref is None:
+            return {}
         out = {self.ref: self.pages[0]} if self.pages else {}
         out.update({f"{self.ref}-lab": nb for nb in self.notebooks[:1]})
         return out
@@ -100,16 +107,30 @@ class Unit:
 
 @dataclass(frozen=True)
 class Units:
-    """Every unit of the course, the chapter first, then the lessons in order."""
+    """Every unit of the course in build order: the course, the chapters, then the lessons."""
     all: tuple[Unit, ...]
 
     @property
     def lessons(self) -> tuple[Unit, ...]:
-        return tuple(u for u in self.all if u.is_lesson)
+        return tuple(u for u in self.all if u.kind == "lesson")
 
     @property
-    def chapter(self) -> Unit:
-        return next(u for u in self.all if not u.is_lesson)
+    def chapters(self) -> tuple[Unit, ...]:
+        return tuple(u for u in self.all if u.kind == "chapter")
+
+    def chapter_of(self, unit: Optional[Unit]) -> Optional[Unit]:
+        if unit is None or unit.kind == "course":
+            return None
+        return next((c for c in self.chapters if c.order[:1] == unit.order[:1]), None)
+
+    def scopes(self, unit: Optional[Unit]) -> list[Unit]:
+        """Where a page's shortcodes look for a table: its own unit, its chapter, the course."""
+        chain = [unit, self.chapter_of(unit)] + [u for u in self.all if u.kind == "course"]
+        out: list[Unit] = []
+        for u in chain:
+            if u is not None and all(u is not v for v in out):
+                out.append(u)
+        return out
 
     def owner_of_page(self, src_uri: str) -> Optional[Unit]:
         """The unit a docs page belongs to (c4/normalization.md, c4/normalization.en.md, its notebook)."""
@@ -133,20 +154,34 @@ class Units:
         return [(u, f) for u in self.all for f in u.figures]
 
 
-def discover() -> Units:
-    """The chapter (course.chapter.CHAPTER) and every lesson package under lessons/ (its LESSON), checked
-    for clashes: two units may not share a namespace, a widget name or a figure name."""
-    from course.chapter import CHAPTER
-    lessons = []
-    for info in sorted(pkgutil.iter_modules([str(LESSONS)]), key=lambda i: i.name):
+def _units_in(entry: str) -> list[Unit]:
+    """The unit a module defines, or the units of every subpackage of a package (each its own UNIT)."""
+    module = importlib.import_module(entry)
+    if isinstance(getattr(module, "UNIT", None), Unit):
+        return [dataclasses.replace(module.UNIT, module=entry)]
+    if not hasattr(module, "__path__"):
+        raise RuntimeError(f"{entry} defines no UNIT = Unit(...)")
+    found = []
+    for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda i: i.name):
         if info.ispkg:
-            module = importlib.import_module(f"lessons.{info.name}")
-            lesson = getattr(module, "LESSON", None)
-            if not isinstance(lesson, Unit):
-                raise RuntimeError(f"lessons/{info.name}/__init__.py defines no LESSON = Unit(...)")
-            lessons.append(lesson)
-    units = (CHAPTER, *sorted(lessons, key=lambda u: u.order))
-    for kind, names in (("namespace", [u.namespace for u in units if u.namespace]),
+            sub = importlib.import_module(f"{entry}.{info.name}")
+            unit = getattr(sub, "UNIT", None)
+            if not isinstance(unit, Unit):
+                raise RuntimeError(f"{entry}.{info.name} (its __init__.py) defines no UNIT = Unit(...)")
+            found.append(dataclasses.replace(unit, module=sub.__name__))
+    return found
+
+
+KIND_ORDER = {"course": 0, "chapter": 1, "lesson": 2}
+
+
+def discover(packages: tuple[str, ...]) -> Units:
+    """Every unit in `packages` (see Project.unit_packages), in build order, checked for clashes: two units
+    may not share an id, a namespace, a widget name or a figure name."""
+    found = [u for entry in packages for u in _units_in(entry)]
+    units = tuple(sorted(found, key=lambda u: (KIND_ORDER[u.kind], u.order)))
+    for kind, names in (("id", [u.id for u in units]),
+                        ("namespace", [u.namespace for u in units if u.namespace]),
                         ("widget", [w.name for u in units for w in u.widgets]),
                         ("figure", [f.name for u in units for f in u.figures])):
         dupes = sorted({n for n in names if names.count(n) > 1})

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 
 def validate() -> str:
     """Meta's rule must reproduce the widths the data file states (Llama 2 7B's from Meta's config)."""
-    from course.chapter.schema import load_inputs
+    from course.common.schema import load_inputs
     from course.core.schema import InputError
     from lessons.c4_ffn.formulas import meta_ffn_width
     llama = load_inputs().frontier.by_name("Llama 2 7B")
@@ -34,7 +34,7 @@ def validate() -> str:
     return "Llama 2 7B's FFN width follows Meta's rule"
 
 
-LESSON = Unit(
+UNIT = Unit(
     id="ffn",
     folder=HERE,
     namespace="ffn",

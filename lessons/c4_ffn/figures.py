@@ -5,9 +5,9 @@ The measured charts show every seed: faint markers per seed, the mean with a bar
 highest seed, or a shaded band over the curves."""
 from __future__ import annotations
 
-from course.chapter.formulas import anchor_ledger
-from course.chapter.measured import BASELINE, Results, seed_curves
-from course.chapter.schema import load_inputs
+from course.common.formulas import anchor_ledger
+from course.common.measured import BASELINE, Results, seed_curves
+from course.common.schema import load_inputs
 from course.core.figures import band, base_layout
 from course.core.formats import fixed, integer
 from course.core.units import Figure

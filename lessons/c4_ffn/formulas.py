@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from course.chapter.formulas import silu, swiglu_ffn_params
+from course.common.formulas import silu, swiglu_ffn_params
 
 # ---------------------------------------------------------------- parameters of one FFN
 

@@ -8,14 +8,14 @@ rest on.
 """
 from __future__ import annotations
 
-from course.chapter.formulas import (
+from course.common.formulas import (
     anchor_layer_parts,
     anchor_ledger,
     swiglu_equal_params_width,
 )
-from course.chapter.measured import BASELINE, Results, compare, provenance
-from course.chapter.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
-from course.chapter.schema import FrontierModel, Inputs
+from course.common.measured import BASELINE, Results, compare, provenance
+from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
+from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
 from course.core.registry import Computed, Scope, add_rows
 from lessons.c4_ffn import formulas as f
@@ -72,7 +72,7 @@ def add_equal_params(reg: Scope, inputs: Inputs) -> None:
     reg.add("llama2.hidden_size", d, integer(d), computed("hidden_size", src))
     reg.add("llama2.four_d", 4 * d, integer(4 * d), computed("4 · hidden_size: a two-matrix FFN's width", src))
     eq = swiglu_equal_params_width(d)
-    reg.add("llama2.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/chapter/formulas.py"))
+    reg.add("llama2.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
     truncated = int(eq)
     reg.add("llama2.truncated", truncated, integer(truncated), computed("int(2 · 4d / 3), as Meta's code does", src))
     reg.add("llama2.multiple_of", m, integer(m), computed("multiple_of (params.json)", src))
@@ -103,16 +103,16 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     layers = ledger["ffn"] + ledger["full_attention"] + ledger["gated_deltanet"] + 2 * t.num_hidden_layers * d
     reg.add("anchor.decoder_layers_params", layers, integer(layers),
             computed("FFN + attention + Gated DeltaNet + the two norms of every decoder layer", ANCHOR,
-                     "course/chapter/formulas.py"))
+                     "course/common/formulas.py"))
     reg.add("anchor.decoder_share", ledger["ffn"] / layers, percent(ledger["ffn"] / layers, 1),
-            computed("FFN parameters / parameters of the decoder layers", ANCHOR, "course/chapter/formulas.py"))
+            computed("FFN parameters / parameters of the decoder layers", ANCHOR, "course/common/formulas.py"))
     parts = anchor_layer_parts(t)
     in_layer = parts["ffn"] / (parts["ffn"] + parts["full_attention"] + 2 * d)
     reg.add("anchor.full_attention_layer_share", in_layer, percent(in_layer, 1),
             computed("FFN / (FFN + full attention + two norms) of one full-attention layer", ANCHOR,
-                     "course/chapter/formulas.py"))
+                     "course/common/formulas.py"))
     eq = swiglu_equal_params_width(d)
-    reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/chapter/formulas.py"))
+    reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
     reg.add("anchor.vs_equal_params", w / eq, fixed(w / eq, 2) + "×", computed("intermediate_size / (8d/3)", src))
     rule = f.meta_ffn_width(d, inputs.frontier.by_name("Llama 2 7B").ffn_multiple_of)
     reg.add("anchor.meta_rule_width", rule, integer(rule),
@@ -271,7 +271,7 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
     m = base.ffn_multiple_of
     reg.add("project.multiple_of", m, integer(m), computed("ffn_multiple_of", src))
     eq = swiglu_equal_params_width(base.d_model)
-    reg.add("project.equal_params_width", eq, fixed(eq, 1), computed("8 · d_model / 3", src, "course/chapter/formulas.py"))
+    reg.add("project.equal_params_width", eq, fixed(eq, 1), computed("8 · d_model / 3", src, "course/common/formulas.py"))
     rule = f.meta_ffn_width(base.d_model, m)
     reg.add("project.meta_rule_width", rule, integer(rule),
             computed("meta_ffn_width(d_model, ffn_multiple_of)", src, FORMULAS))

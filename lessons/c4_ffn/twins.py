@@ -15,7 +15,7 @@ import bisect
 import math
 from dataclasses import dataclass
 
-from course.chapter.twins import Mulberry32
+from course.common.twins import Mulberry32
 
 
 @dataclass(frozen=True)

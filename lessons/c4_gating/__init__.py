@@ -26,7 +26,7 @@ def validate() -> str:
     return f"attention-sink toy: {len(toy.tokens)} tokens, {len(toy.cases)} cases"
 
 
-LESSON = Unit(
+UNIT = Unit(
     id="gating",
     folder=HERE,
     namespace="gating",

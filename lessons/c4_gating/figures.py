@@ -4,7 +4,7 @@ activation over training (baseline against the clamped run, with the clamp's bou
 over seeds: error bars or a shaded band from the lowest to the highest seed around the mean."""
 from __future__ import annotations
 
-from course.chapter.measured import BASELINE, Results
+from course.common.measured import BASELINE, Results
 from course.core.figures import REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, percent, significant
 from course.core.units import Figure

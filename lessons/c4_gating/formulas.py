@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from course.chapter.formulas import silu
+from course.common.formulas import silu
 
 # ---------------------------------------------------------------- one attention row and its output gate
 
@@ -116,7 +116,7 @@ def output_gate_params(d: int, heads: int, head_dim: int) -> int:
 
 def anchor_output_gate_layers(text) -> int:
     """Every full-attention layer gates its output, and the MTP module holds one more such layer
-    (course/chapter/formulas.py anchor_ledger)."""
+    (course/common/formulas.py anchor_ledger)."""
     return sum(t == "full_attention" for t in text.layer_types) + text.mtp_num_hidden_layers
 
 

@@ -7,10 +7,10 @@ Python twins); and what our small model's gated and clamped runs measured, seed 
 """
 from __future__ import annotations
 
-from course.chapter.formulas import anchor_layer_parts, anchor_ledger
-from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
-from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source, slug
-from course.chapter.schema import Inputs
+from course.common.formulas import anchor_layer_parts, anchor_ledger
+from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
+from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent
 from course.core.registry import Computed, Scope, add_rows
 from lessons.c4_gating import formulas as f

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course.core.paths import relative
+from course.paths import relative
 from course.core.units import Widget, WidgetContext
 from course.core.widgets import load_labels
 from lessons.c4_gating.numbers import SURFACE_DIGITS, SURFACE_EXTENT, SURFACE_POINTS

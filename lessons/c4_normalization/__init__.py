@@ -24,7 +24,7 @@ def validate() -> str:
     return f"{len(tv.tokens)} teaching vectors"
 
 
-LESSON = Unit(
+UNIT = Unit(
     id="normalization",
     folder=HERE,
     namespace="normalization",

@@ -5,7 +5,7 @@ Every chart shows the spread over seeds: a shaded band or error bar (smallest to
 seed as its own point."""
 from __future__ import annotations
 
-from course.chapter.measured import BASELINE, Results, seed_curves
+from course.common.measured import BASELINE, Results, seed_curves
 from course.core.figures import BUTTON_STYLE, REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, scientific, significant
 from course.core.units import Figure

@@ -49,7 +49,7 @@ def table(header: list[str], rows: list[list[str]]) -> None:
 
 def widget_label(widget: str, key: str, lang: str, **fill) -> str:
     """A label from a widget's label table, so the notebook names a read-out exactly as the widget does."""
-    from course.core.units import discover
+    from course.project import units as discover
     from course.core.widgets import label
     _, w = discover().widget(widget)
     return label(w, key, lang).format(**fill)
@@ -247,7 +247,7 @@ TINY_STEPS = 20 if QUICK else 40
 
 def tiny_config(placement: str, steps: int = TINY_STEPS):
     """The baseline's config with TINY's sizes, `steps` updates and the norm at `placement` ("pre"/"post")."""
-    from course.core.paths import ROOT
+    from course.paths import ROOT
     from models.config import load_experiments
     base = load_experiments(ROOT).base
     return base.model_validate({**base.model_dump(), **TINY, "norm_placement": placement, "max_steps": steps,

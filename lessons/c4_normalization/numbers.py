@@ -7,12 +7,12 @@ seed-by-seed comparisons, the gradient ratios, the norm gains after the weight-d
 """
 from __future__ import annotations
 
-from course.chapter import formulas as chapter_formulas
-from course.chapter.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, compare, left_unigram_step,
+from course.common import formulas as chapter_formulas
+from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, compare, left_unigram_step,
                                      provenance, spread_keys)
-from course.chapter.numbers import ANCHOR, FRONTIER, anchor_source
-from course.chapter.schema import Inputs
-from course.chapter.twins import SIM, simulate
+from course.common.numbers import ANCHOR, FRONTIER, anchor_source
+from course.common.schema import Inputs
+from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant, vector
 from course.core.registry import Computed, Measured, Scope
 from lessons.c4_normalization import formulas as f
@@ -20,7 +20,7 @@ from lessons.c4_normalization import formulas as f
 HERE = "lessons/c4_normalization"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
-TWINS = "course/chapter/twins.py"
+TWINS = "course/common/twins.py"
 
 # The lesson's 4-d teaching vector and the two operations its playground offers.
 TEACHING_VECTOR = [1.0, 2.0, 3.0, 6.0]
@@ -139,7 +139,7 @@ def add_norm_params(reg: Scope, norms: dict, ledger: dict[str, int]) -> None:
     share = total / sum(ledger.values())
     reg.add("norms.all.share", share, percent(share, 4),
             computed("all norm gains / all parameters (the sum of anchor_ledger())", ANCHOR, FORMULAS,
-                     "course/chapter/formulas.py"))
+                     "course/common/formulas.py"))
 
 
 def add_weight_decay(reg: Scope, inputs: Inputs) -> None:

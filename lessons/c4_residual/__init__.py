@@ -5,7 +5,7 @@ numbers.py    its registry numbers (residual.*): the anchor's writes, the unroll
               the wider streams of DeepSeek-V4 and Kimi K3, the seed-by-seed comparisons of its notes
 formulas.py   path counts and lengths, the spread of a sum of writes, widened streams
 twins.py      the Python twins of its two widgets
-widgets.py    residual-paths, variance-growth (js/); the simulator is the chapter's (course/chapter/)
+widgets.py    residual-paths, variance-growth (js/); the simulator is the chapter's (course/common/)
 figures.py    the measured section's charts
 claims.json   the measured section's reading notes, each checked against the results
 """
@@ -24,7 +24,7 @@ def validate() -> str:
     return f"{f.path_count(numbers.PATHS_MAX)} paths at most in the paths widget"
 
 
-LESSON = Unit(
+UNIT = Unit(
     id="residual",
     folder=HERE,
     namespace="residual",

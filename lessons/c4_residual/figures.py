@@ -4,7 +4,7 @@ the gradient each block receives at init and at the end. Every chart shows the s
 bars) from the smallest to the largest seed around their mean. A run without results yet is left out."""
 from __future__ import annotations
 
-from course.chapter.measured import BASELINE, Results
+from course.common.measured import BASELINE, Results
 from course.core.figures import REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, significant
 from course.core.units import Figure

@@ -2,7 +2,7 @@
 holds and how long they are (Veit et al. 2016's view), how the stream's spread grows with the number of
 writes, and what the wider streams of 2025–2026 cost. Each has a unit test whose fixture is a worked value
 (tests/test_residual_formulas.py). The chapter's residual_writes, residual_std and residual_init_std live
-in course/chapter/formulas.py."""
+in course/common/formulas.py."""
 from __future__ import annotations
 
 import math

@@ -7,11 +7,11 @@ and the seed-by-seed comparisons the reading notes rest on.
 """
 from __future__ import annotations
 
-from course.chapter import formulas as chapter
-from course.chapter.measured import BASELINE, Results, compare, provenance, spread_keys
-from course.chapter.numbers import FRONTIER, anchor_source
-from course.chapter.schema import Inputs
-from course.chapter.twins import SIM, simulate
+from course.common import formulas as chapter
+from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.common.numbers import FRONTIER, anchor_source
+from course.common.schema import Inputs
+from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant
 from course.core.registry import Computed, Scope
 from lessons.c4_residual import formulas as f
@@ -20,7 +20,7 @@ from lessons.c4_residual import twins
 HERE = "lessons/c4_residual"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
-TWINS = "course/chapter/twins.py"
+TWINS = "course/common/twins.py"
 CITATIONS = "data/citations.json"
 
 
@@ -41,7 +41,7 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     t = inputs.anchor.config.text_config
     per_layer = chapter.residual_writes(1)
     reg.add("anchor.sublayers_per_layer", per_layer, integer(per_layer),
-            computed("residual_writes(1): attention and FFN each add once per layer", "course/chapter/formulas.py"))
+            computed("residual_writes(1): attention and FFN each add once per layer", "course/common/formulas.py"))
     concat = (chapter.residual_writes(t.num_hidden_layers) + 1) * t.hidden_size
     reg.add("anchor.concat_width", concat, integer(concat),
             computed("(2 × num_hidden_layers + 1) × hidden_size: x_0 and every write side by side",

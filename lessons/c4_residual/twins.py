@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from course.chapter.twins import SIM, simulate
+from course.common.twins import SIM, simulate
 from lessons.c4_residual import formulas as f
 
 # ---------------------------------------------------------------- residual-paths

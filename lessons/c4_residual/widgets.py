@@ -1,5 +1,5 @@
 """The residual lesson's own widgets: the unrolled paths of x + F(x), and the stream's growth against
-√(n + 1). (The residual-stream simulator is the chapter's, course/chapter/widgets.py, in its `residual`
+√(n + 1). (The residual-stream simulator is the chapter's, course/common/widgets.py, in its `residual`
 mode.) Each JavaScript module is js/NAME.js with its label table js/NAME.labels.json; every number it
 starts from comes through data-config."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 // activation-explorer: ReLU, GELU (its tanh approximation, as GPT-2's code computes it) and SiLU as curves,
 // with their values at a chosen x; and one SwiGLU hidden unit, SiLU(a) · b, as a heat map over the gate
-// branch a and the up branch b. Twin: lessons/c4_ffn/formulas.py relu(), gelu_tanh(), course/chapter
+// branch a and the up branch b. Twin: lessons/c4_ffn/formulas.py relu(), gelu_tanh(), course/common
 // silu(), swiglu_product(). The range and the starting x, a, b are registry numbers (data-config).
 (function () {
   "use strict";

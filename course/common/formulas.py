@@ -1,5 +1,5 @@
 """The chapter's shared formulas, as small pure functions: the anchor's parameter ledger, the residual
-stream's growth and the write-back init, SiLU. course/chapter/numbers.py applies them to the data; a
+stream's growth and the write-back init, SiLU. course/common/numbers.py applies them to the data; a
 lesson's own formulas live in its package. Each has a unit test whose fixture is a worked value."""
 from __future__ import annotations
 

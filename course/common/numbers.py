@@ -1,22 +1,22 @@
 """The chapter's shared numbers, from the validated inputs: the anchor's sizes and parameter ledger, the
 frontier models the evolution table quotes, the cited paper numbers, the small model's config and its
-measured runs. Each `reg.add` names the formula (course/chapter/formulas.py) and the data file it reads,
+measured runs. Each `reg.add` names the formula (course/common/formulas.py) and the data file it reads,
 so a reader can trace a page's number in three hops: page key → this file → the data file.
 """
 from __future__ import annotations
 
 import re
 
-from course.chapter import formulas as f
-from course.chapter.measured import add_config, add_measured
-from course.chapter.schema import Inputs
+from course.common import formulas as f
+from course.common.measured import add_config, add_measured
+from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, scientific
 from course.core.registry import Cited, Computed, Registry
 
 ANCHOR = "data/anchor-model.json"
 FRONTIER = "data/frontier-models.json"
 EXPERIMENTS = "models/experiments.json"
-FORMULAS = "course/chapter/formulas.py"
+FORMULAS = "course/common/formulas.py"
 
 
 def computed(formula: str, *sources: str) -> Computed:

@@ -1,9 +1,9 @@
-"""Every path the build reads or writes, defined once."""
+"""Every path of this project, defined once (the core receives them through course/project.py)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 COURSE_MAP = DATA / "course-map.json"  # every chapter, lesson and topic the course names, written or planned
 RESULTS = DATA / "results"           # the small model's committed results (written by models/measure.py)

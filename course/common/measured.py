@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from course.core.formats import fixed, integer, scientific, significant
-from course.core.paths import RESULTS
-from course.core.registry import Computed, Measured, Registry, Scope
+from course.paths import RESULTS
+from course.core.registry import Computed, Measured, Registry, Scope, registry_helper
 from course.core.schema import load
 from models.config import EXPERIMENTS, TrainConfig
 from models.results import REFERENCE_DEVICE, BenchResult, RunResult
@@ -134,6 +134,7 @@ def provenance(runs: list[RunResult], what: str) -> Measured:
                     commit=p.commit)
 
 
+@registry_helper
 def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[float], str], prov: Measured) -> None:
     """key = the mean over seeds; key.min, key.max, key.range (min–max), key.seeds (how many). A seed whose
     value is undefined (a diverged run's final loss, a run that never left the unigram baseline) makes the
@@ -155,6 +156,7 @@ def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[f
             reg.add(key + suffix, word, label, prov)
 
 
+@registry_helper
 def add_run(reg: Registry, name: str, runs: list[RunResult]) -> None:
     prov = provenance(runs, name)
     k = f"run.{name}"
@@ -168,6 +170,7 @@ def add_run(reg: Registry, name: str, runs: list[RunResult]) -> None:
         spread_keys(reg, f"{k}.{metric}", seed_values(runs, metric), text, prov)
 
 
+@registry_helper
 def compare(scope: Registry | Scope, key: str, results: Results, a: str, b: str, metric: str,
             text: Optional[Callable[[float], str]] = None) -> None:
     """Run a minus run b, seed by seed (the same seed: the same init draws and data order where the two

@@ -1,8 +1,8 @@
 // residual-sim: a stack of N randomly initialized sublayers, forward and backward, live in the browser.
-// Twin: course/chapter/twins.py simulate() — same PRNG, seed, draw order, arithmetic and summation order;
+// Twin: course/common/twins.py simulate() — same PRNG, seed, draw order, arithmetic and summation order;
 // tests/test_chapter_browser.py and tests/test_residual_browser.py compare it with the twin in each
 // lesson's mode. The spec (seed, width, tokens, ranges) and the defaults come from data-config
-// (course/chapter/widgets.py), never from this file.
+// (course/common/widgets.py), never from this file.
 (function () {
   "use strict";
   var CW = window.CW;
@@ -22,7 +22,7 @@
     return z;
   }
 
-  // The simulator itself. Returns the read-outs and the per-layer curves (see course/chapter/twins.py).
+  // The simulator itself. Returns the read-outs and the per-layer curves (see course/common/twins.py).
   function simulate(spec, N, gain, residual, prenorm, scale) {
     var d = spec.width, T = spec.tokens, eps = spec.eps;
     var z = normals(spec, T * d + d + Math.max(N, spec.layers_max) * d * d), k = 0;

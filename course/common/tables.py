@@ -1,10 +1,11 @@
-"""The chapter's tables: the evolution table (each row links to its lesson) and the references."""
+"""The course's tables: the references; and chapter C4's evolution table (each row links to its lesson),
+which chapters/c4/ registers."""
 from __future__ import annotations
 
 import html
 
-from course.chapter.schema import Citations, EvolutionTable
-from course.core.paths import DATA
+from course.common.schema import Citations, EvolutionTable
+from course.paths import DATA
 from course.core.schema import load
 
 LABELS = {"zh": {"part": "部件", "stuck": "短板:", "here": "(本课)"},
@@ -49,4 +50,3 @@ def references(ctx) -> str:
     return f'<ol class="references" data-table="references">{"".join(items)}</ol>'
 
 
-TABLES = {"evolution": evolution, "references": references}

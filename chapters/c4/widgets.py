@@ -1,12 +1,9 @@
-"""The chapter's two shared widgets. The decoder-flow shows one decoder layer of the anchor with each
-lesson's part lit (its mode is the lesson); the residual-stream simulator serves lesson 2 (mode
-`residual`: RMSNorm off) and lesson 3 (mode `normalization`: RMSNorm on), each quoting its own read-outs."""
+"""Chapter C4's widget: the decoder-flow, one decoder layer of the anchor with each lesson's part lit (its
+mode is the lesson). Which parts each lesson has taught is the chapter's to say, so it lives here."""
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 
-from course.chapter.twins import SIM
 from course.core.units import Widget, WidgetContext
 from course.core.widgets import load_labels
 
@@ -47,22 +44,7 @@ def decoder_flow(ctx: WidgetContext) -> dict:
             "heads": ctx.num("anchor.num_heads"), "headDim": ctx.num("anchor.head_dim"), "initial": first}
 
 
-# The simulator's switches when a page loads, per lesson: lesson 2 starts from the bare residual stream,
-# lesson 3 with its own part, RMSNorm at each sublayer's input, switched on.
-SIM_TOGGLES = {
-    "normalization": {"residual": True, "prenorm": True, "scale": False},
-    "residual": {"residual": True, "prenorm": False, "scale": False},
-}
-
-
-def residual_sim(ctx: WidgetContext) -> dict:
-    return {"spec": asdict(SIM), "layers": {"value": SIM.default_layers}, "gain": {"value": SIM.default_gain},
-            "toggles": SIM_TOGGLES[ctx.mode], "digits": 2}
-
-
 WIDGETS = (
     Widget("decoder-flow", "decoder-flow.js", decoder_flow, load_labels(JS / "decoder-flow.labels.json"),
            modes=tuple(PART_STATUS)),
-    Widget("residual-sim", "residual-sim.js", residual_sim, load_labels(JS / "residual-sim.labels.json"),
-           modes=tuple(SIM_TOGGLES), plotly=True),
 )

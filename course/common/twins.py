@@ -1,5 +1,5 @@
 """Python twin of the chapter's residual-stream simulator: the same arithmetic the browser runs
-(course/chapter/js/residual-sim.js), including its seeded PRNG, so a page load in any browser shows the
+(course/common/js/residual-sim.js), including its seeded PRNG, so a page load in any browser shows the
 numbers the prose quotes. Lessons 2 and 3 each quote its read-outs in their own mode; tests hold the two
 implementations to each other."""
 from __future__ import annotations

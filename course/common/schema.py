@@ -10,7 +10,7 @@ from typing import Literal, Optional
 
 from pydantic import Field, PositiveFloat, PositiveInt, model_validator
 
-from course.core.paths import ROOT
+from course.paths import ROOT
 from course.core.schema import Bilingual, InputError, Official, Strict, load
 from models.config import EXPERIMENTS, Experiments
 
@@ -228,7 +228,7 @@ class Inputs:
 
     @cached_property
     def results(self):
-        from course.chapter.measured import load_results
+        from course.common.measured import load_results
         return load_results()
 
 

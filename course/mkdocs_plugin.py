@@ -1,0 +1,197 @@
+"""The MkDocs adapter: a plugin (registered as `course` under the `mkdocs.plugins` entry point) that hands
+MkDocs' events to the engine-independent core (course/core/site.py, course/core/pipeline.py).
+
+    plugins:
+      - course:
+          project: course.project:PROJECT   # the Project the core builds
+          draft: !ENV [COURSE_DRAFT, false] # unknown keys as ⟨key?⟩, failing reading notes as warnings
+
+`mkdocs serve` works without running build.py first: before each build the plugin runs the core's cheap
+stages (validate, the measurement check, numbers, figures) when what they read changed. It never trains
+and never executes a notebook: it shows the executed copy and says when that copy is stale. While serving,
+a bad edit is reported (file, field, expectation) and the pages keep the last good registry; an edited
+module of the project is imported afresh on the next rebuild, and every folder the stages read from is
+watched. `build.py` runs the stages itself and tells the plugin so (`stages_current`).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+
+class CourseConfig(base.Config):
+    project = c.Type(str, default="course.project:PROJECT")
+    draft = c.Type(bool, default=False)
+    # set by build.py, which has just run the stages in the same process
+    stages_current = c.Type(bool, default=False)
+
+
+class CoursePlugin(BasePlugin[CourseConfig]):
+    """One instance per `mkdocs serve` session (it defines on_startup, so MkDocs keeps it across rebuilds)."""
+
+    def __init__(self):
+        self.command = "build"
+        self.said: set[str] = set()     # notices already printed while serving (each once)
+        self.imported_at = time.time()  # when the project's modules were (re)imported
+        self.project = None
+        self.pipeline = None
+        self.site = None
+
+    # ------------------------------------------------------------ helpers
+
+    @property
+    def serving(self) -> bool:
+        return self.command == "serve"
+
+    def notice(self, text: str) -> None:
+        if text not in self.said:
+            self.said.add(text)
+            print(text, flush=True)
+
+    def _load_project(self, config):
+        """The project of the mkdocs.yml being built, imported from that checkout (not from wherever an
+        editable install points): its root goes first on sys.path."""
+        root = str(Path(config.config_file_path).resolve().parent)
+        if sys.path[:1] != [root]:
+            sys.path[:] = [root] + [p for p in sys.path if p != root]
+        module, _, name = self.config.project.partition(":")
+        project = getattr(importlib.import_module(module), name)
+        if Path(project.paths.root).resolve() != Path(root):
+            raise RuntimeError(f"{self.config.project} describes {project.paths.root}, not the project at {root}")
+        return project
+
+    def _forget_edited_code(self) -> None:
+        """`mkdocs serve` rebuilds in one process: when a module of the project (or a file its units read
+        when imported, a label table say) was edited since it was imported, forget the project's modules
+        so that this rebuild computes with the edited code."""
+        from course.core.pipeline import forget_modules
+        packages = self.project.code_packages
+        loaded = [sys.modules[n] for n in list(sys.modules) if n.split(".")[0] in packages]
+        files = [Path(m.__file__) for m in loaded if getattr(m, "__file__", None)]
+        if self.pipeline is not None:
+            root = self.project.paths.root
+            files += [root / f for f in self.pipeline._discovered[1].files]
+        edited = sorted({self.project.paths.relative(f) for f in files
+                         if f.exists() and f.stat().st_mtime > self.imported_at})
+        if edited:
+            forget_modules(packages)
+            self.pipeline = None
+            print(f"    reloaded the project's code ({', '.join(edited[:3])}{' …' if len(edited) > 3 else ''} edited)",
+                  flush=True)
+        self.imported_at = time.time()
+
+    def _refresh_stages(self) -> None:
+        """Run the cheap stages whose inputs changed. While serving, a failure is reported and the last
+        good registry stays in use; in a plain `mkdocs build` it stops the build."""
+        from course.core.pipeline import CHEAP, Options
+        try:
+            for o in self.pipeline.run(Options(no_train=True, draft=self.config.draft), CHEAP):
+                if o.status == "ran":
+                    print(f"{o.stage:<14} ran in {o.seconds:.2f} s: {o.note}", flush=True)
+        except Exception as e:
+            if not self.serving or not self.project.paths.registry.exists():
+                raise
+            from course.core.errors import describe_failure
+            print(f"\n{describe_failure(e)}\n(the pages keep the last good registry until this is fixed)\n",
+                  file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------ MkDocs events
+
+    def on_startup(self, command, dirty):
+        self.command = command
+        if command == "serve":
+            sys.dont_write_bytecode = True  # compiled files written into watched folders would trigger a rebuild
+
+    def on_config(self, config):
+        import logging
+        logging.getLogger("jieba").setLevel(logging.WARNING)  # search segmentation; its info lines are noise
+        self.project = self._load_project(config)
+        if self.serving:
+            self._forget_edited_code()
+        from course.core.pipeline import Pipeline
+        from course.core.site import Site
+        if self.pipeline is None:
+            self.pipeline = Pipeline(self.project)
+        if not self.config.stages_current:
+            self._refresh_stages()
+        self.site = Site.load(self.project, self.pipeline.units, self.config.draft)
+        return config
+
+    @event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
+    def on_files(self, files, config):
+        """Serve the units' widget scripts and the built figures; hand the notebooks back to mkdocs-jupyter,
+        executed; then survey every page (the course map's deferrals, the registry keys the site uses)."""
+        from course.core.site import PageSource
+        for f in [f for f in files if f.src_uri.endswith(".ipynb")]:
+            files.remove(f)  # in place: static-i18n's own Files class must stay
+            files.append(self._notebook_page(f, config))
+        for uri, src in self.site.generated_files().items():
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(src)))
+        self.site.survey([PageSource(f.src_uri, Path(f.abs_src_path), f.url)
+                          for f in files.documentation_pages() if f.src_uri.endswith(".md")])
+        return files
+
+    def _notebook_page(self, f: File, config) -> File:
+        """static-i18n rebuilds the file list after mkdocs-jupyter has wrapped its notebooks, so a notebook
+        can render as raw JSON (static-i18n issue 198). Wrap each one again, keeping the language's
+        destination, and point it at the copy the build executed."""
+        from mkdocs_jupyter.plugin import NotebookFile
+
+        from course.core.errors import ShortcodeError
+        inner = f.file if isinstance(f, NotebookFile) else f
+        source = Path(inner.abs_src_path)
+        paths = self.project.paths
+        if not source.is_relative_to(paths.executed_notebooks):
+            executed, stale = self.site.executed_notebook(source)
+            shown = paths.relative(source)
+            if executed is not None:
+                inner.abs_src_path = str(executed)
+                if stale and self.serving:
+                    self.notice(f"    notebook {shown} is stale ({'; '.join(stale[:3])}): `python build.py` "
+                                "executes it again")
+            elif self.serving:
+                self.notice(f"    notebook {shown} shown without outputs: `python build.py` executes it")
+            else:
+                raise ShortcodeError(f"{f.src_uri} has not been executed: run `python build.py` first")
+        nb = NotebookFile(inner, **config)
+        # the wrapper inherits File's cached properties, so it must be told each one explicitly
+        nb.abs_src_path = inner.abs_src_path
+        nb.dest_path, nb.abs_dest_path, nb.url = f.dest_path, f.abs_dest_path, f.url
+        return nb
+
+    def on_page_markdown(self, markdown, page, config, files):
+        return self.site.expand(markdown, page.file.src_uri, page.url, getattr(page.file, "locale", None))
+
+    def on_page_content(self, html, page, config, files):
+        return self.site.unwrap_blocks(html)
+
+    def on_post_page(self, output, page, config):
+        styles, scripts = self.site.page_assets(output)
+        css = "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in styles)
+        js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
+        return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
+
+    def on_post_build(self, config):
+        """Material's language switcher fetches sitemap.xml beside the other language's root; the i18n
+        sitemap (which lists both languages) is written at the site root only, so place it there too."""
+        site = Path(config["site_dir"])
+        sitemap = site / "sitemap.xml"
+        if sitemap.exists() and (site / "en").is_dir():
+            (site / "en" / "sitemap.xml").write_bytes(sitemap.read_bytes())
+
+    def on_serve(self, server, config, builder):
+        """Watch every folder the stages read from or import code from (derived from what they read, not
+        a list): an edit of a number's source anywhere reloads the pages with the new number."""
+        for folder in self.pipeline.watched_folders():
+            server.watch(str(folder))
+        return server
