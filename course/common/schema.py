@@ -17,10 +17,6 @@ from models.config import EXPERIMENTS, Experiments
 
 # ---------------------------------------------------------------- anchor-model.json
 
-class RopeParameters(Official):
-    partial_rotary_factor: float = Field(gt=0, le=1)
-
-
 class TextConfig(Official):
     hidden_size: PositiveInt
     num_hidden_layers: PositiveInt

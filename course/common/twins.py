@@ -1,4 +1,4 @@
-"""Python twin of the chapter's residual-stream simulator: the same arithmetic the browser runs
+"""Python twin of the course's residual-stream simulator: the same arithmetic the browser runs
 (course/common/js/residual-sim.js), including its seeded PRNG, so a page load in any browser shows the
 numbers the prose quotes. Lessons 2 and 3 each quote its read-outs in their own mode; tests hold the two
 implementations to each other."""
@@ -46,7 +46,7 @@ class Mulberry32:
 @dataclass(frozen=True)
 class SimSpec:
     """Everything about the simulator that is not a reader's control. The widget receives it through
-    data-config (course/widgets.py), so no setting is typed twice."""
+    data-config (course/common/widgets.py), so no setting is typed twice."""
     # Fixed, so every page load shows the same run. Of seeds 1–12, seed 5 gives the readings nearest the
     # median at the defaults (residual only, + pre-RMSNorm, + 1/√N), so it is a typical draw, not a lucky one.
     seed: int = 5

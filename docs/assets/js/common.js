@@ -1,10 +1,10 @@
 // The helper layer every widget shares (window.CW): DOM building, number formatting that matches
-// course/core/formats.py (format.js), labels in the page's language, the seeded PRNG of course/twins.py, palette-aware
+// course/core/formats.py (format.js), labels in the page's language, the seeded PRNG of course/common/twins.py, palette-aware
 // chart layouts, and (re-)initialization on mkdocs-material's document$.
 //
 // A widget registers itself with CW.register(NAME, init); init(root, config, mode) runs once for every
 // <div data-widget="NAME" data-config="…"> on the page, after every page switch. Its settings (numbers
-// from the registry) arrive in data-config, written by course/widgets.py.
+// from the registry) arrive in data-config, written by course/core/widgets.py.
 (function () {
   "use strict";
   var CW = (window.CW = window.CW || {});
@@ -36,7 +36,7 @@
   CW.vector = CWFormat.vector;
   CW.parse = CWFormat.parse;
 
-  // ------------------------------------------------------------ the seeded PRNG (twin: course/twins.py Mulberry32)
+  // ------------------------------------------------------------ the seeded PRNG (twin: course/common/twins.py Mulberry32)
 
   // mulberry32: uniform() in [0, 1); normal() is Box–Muller's cosine branch with u1 = 1 − uniform().
   CW.Mulberry32 = function (seed) {
