@@ -28,6 +28,15 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 
+def _forget_outside(root: str, package: str) -> None:
+    """Drop the modules of `package` that were imported from another checkout than `root`."""
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        file = getattr(sys.modules[name], "__file__", None) or ""
+        if file and not os.path.realpath(file).startswith(os.path.realpath(root) + os.sep):
+            del sys.modules[name]
+    importlib.invalidate_caches()
+
+
 class CourseConfig(base.Config):
     project = c.Type(str, default="course.project:PROJECT")
     draft = c.Type(bool, default=False)
@@ -64,7 +73,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if sys.path[:1] != [root]:
             sys.path[:] = [root] + [p for p in sys.path if p != root]
         module, _, name = self.config.project.partition(":")
+        _forget_outside(root, module.split(".")[0])  # this very plugin may have been imported from elsewhere
         project = getattr(importlib.import_module(module), name)
+        for package in project.code_packages:
+            _forget_outside(root, package)
         if Path(project.paths.root).resolve() != Path(root):
             raise RuntimeError(f"{self.config.project} describes {project.paths.root}, not the project at {root}")
         return project

@@ -31,24 +31,27 @@ class SmallModelMeasurements:
         return expected_outputs(self.root)
 
 
-def load_inputs():
-    from course.common.schema import load_inputs as load
-    return load()
+def project_at(root: Path) -> Project:
+    """The course with its data under `root` (this checkout, or a copy of it the tests edit)."""
+    def load_inputs():
+        from course.common.schema import load_inputs as load
+        return load(root)
+
+    def figure_sources():
+        from course.common.measured import load_results
+        return load_results(root / "data" / "results")
+
+    return Project(
+        paths=Paths.under(root, PLOTLY_URI),
+        unit_packages=("course.common", "chapters", "lessons"),
+        code_packages=("cachekit", "chapters", "course", "lessons", "models"),
+        load_inputs=load_inputs,
+        figure_sources=figure_sources,
+        measurements=SmallModelMeasurements(root),
+    )
 
 
-def figure_sources():
-    from course.common.measured import load_results
-    return load_results()
-
-
-PROJECT = Project(
-    paths=Paths.under(ROOT, PLOTLY_URI),
-    unit_packages=("course.common", "chapters", "lessons"),
-    code_packages=("cachekit", "chapters", "course", "lessons", "models"),
-    load_inputs=load_inputs,
-    figure_sources=figure_sources,
-    measurements=SmallModelMeasurements(ROOT),
-)
+PROJECT = project_at(ROOT)
 
 
 def units():

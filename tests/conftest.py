@@ -1,4 +1,12 @@
-"""Shared fixtures: one real build of the site per test session, a local server, headless Chromium.
+"""Shared fixtures: one real build of the site per test session, in a temporary copy of the project (the
+checkout is never written by a test), a local server, headless Chromium.
+
+Tiers. A test's tier follows from the fixtures it uses (directly or through other fixtures), so a new test
+lands in the right one by what it needs:
+    build    it needs a built site or a copy of the project it builds (`built`, `site_dir`, `project_copy`)
+    browser  it drives Chromium (`browser`, `open_page`, `server`); browser tests need a build too
+    shared   it reads the files beside the project (`shared`: ../shared, the official configs)
+The fast tier (`make check`) is every test marked none of these.
 
 Browser tests use Debian's chromium through Playwright (no browser download). Every page opened through
 `open_page` records console errors and any request to another host; `check_clean()` asserts both empty.
@@ -6,6 +14,7 @@ Browser tests use Debian's chromium through Playwright (no browser download). Ev
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,12 +23,35 @@ from urllib.parse import urlparse
 import pytest
 
 from course.core.browser import LOCAL_HOSTS, launch, serve
-from course.paths import REGISTRY, ROOT
+from course.core.project import Paths
+from course.paths import PLOTLY_URI, ROOT
+from project_copy import copy_project, fresh_copy
 
 LANGS = ["zh", "en"]
+SHARED = ROOT.parent / "shared"
+
+TIERS = {
+    "browser": {"browser", "open_page", "server"},
+    "build": {"built", "site_dir", "project_copy"},
+    "shared": {"shared"},
+}
 
 
-def run_build(root: Path = ROOT, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+def pytest_configure(config):
+    config.addinivalue_line("markers", "build: needs a built site or a project copy it builds")
+    config.addinivalue_line("markers", "browser: drives Chromium")
+    config.addinivalue_line("markers", "shared: reads ../shared beside the project")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for tier, fixtures in TIERS.items():
+            if used & fixtures:
+                item.add_marker(getattr(pytest.mark, tier))
+
+
+def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     e = {k: v for k, v in os.environ.items() if k not in ("COURSE_DRAFT", "COURSE_TEST_BUILD")}
     e.update(env or {})
     return subprocess.run([sys.executable, "build.py", *args], cwd=root, capture_output=True, text=True,
@@ -32,17 +64,54 @@ SESSION_BUILD = ("--no-train", "--draft") if os.environ.get("COURSE_TEST_BUILD")
 
 
 @pytest.fixture(scope="session")
-def site_dir() -> Path:
-    """The site, built once per session with the committed results (never training: a stale result fails)."""
-    r = run_build(ROOT, *SESSION_BUILD)
-    assert r.returncode == 0, f"build failed:\n{r.stdout}\n{r.stderr}"
-    return ROOT / "site"
+def shared() -> Path:
+    """The files beside the project: the official configs, the review, the seed lesson's checker."""
+    assert SHARED.is_dir(), f"{SHARED} is missing: these tests read the official configs and tools beside the project"
+    return SHARED
 
 
 @pytest.fixture(scope="session")
-def registry(site_dir):
+def built(tmp_path_factory) -> Path:
+    """A copy of the project, built once per session with the committed results (never training: a stale
+    result fails). Its .build/ starts as the checkout's (so notebooks whose inputs did not change are reused,
+    as in any warm build); the checkout itself is never written."""
+    root = copy_project(tmp_path_factory.mktemp("session") / "project", keep_build=True)
+    r = run_build(root, *SESSION_BUILD)
+    assert r.returncode == 0, f"build failed:\n{r.stdout}\n{r.stderr}"
+    return root
+
+
+@pytest.fixture(scope="session")
+def built_paths(built) -> Paths:
+    return Paths.under(built, PLOTLY_URI)
+
+
+@pytest.fixture(scope="session")
+def site_dir(built) -> Path:
+    return built / "site"
+
+
+@pytest.fixture
+def project_copy(built, tmp_path):
+    """copy(fresh=False) → a copy of the built session project to edit and rebuild (its registry, figures
+    and executed notebooks come along, so only what an edit touches reruns); fresh=True: as a fresh
+    clone has it, nothing derived."""
+    def copy(fresh: bool = False, name: str = "project") -> Path:
+        dest = tmp_path / name
+        return fresh_copy(dest) if fresh else copy_project(dest, source=built, keep_build=True)
+    return copy
+
+
+def seed_notebooks(source: Path, dest: Path) -> None:
+    """Give a fresh copy the session's executed notebooks: each is keyed on what it read, so it is reused
+    only if that is unchanged in the copy (which the copy's build checks)."""
+    shutil.copytree(source / ".build" / "notebooks", dest / ".build" / "notebooks", dirs_exist_ok=True)
+
+
+@pytest.fixture(scope="session")
+def registry(built):
     from course.core.registry import Registry
-    return Registry.read(REGISTRY)
+    return Registry.read(built / ".build" / "registry.json")
 
 
 @pytest.fixture(scope="session")

@@ -6,17 +6,21 @@ import shutil
 from pathlib import Path
 
 from course.paths import ROOT
+
 SKIP = {".venv", ".git", "site", "site.tmp", "site.old", ".pytest_cache", "__pycache__", "node_modules"}
 
 
-def copy_project(dest: Path) -> Path:
-    shutil.copytree(ROOT, dest, ignore=lambda d, names: [n for n in names if n in SKIP])
+def copy_project(dest: Path, source: Path = ROOT, keep_build: bool = False) -> Path:
+    """The project's files (not its .git or .venv); with `keep_build`, what the build derived too."""
+    skip = SKIP - ({"site"} if keep_build else set())
+    shutil.copytree(source, dest, ignore=lambda d, names: [n for n in names if n in skip
+                                                           or (not keep_build and d == str(source) and n == ".build")])
     return dest
 
 
-def fresh_copy(dest: Path) -> Path:
+def fresh_copy(dest: Path, source: Path = ROOT) -> Path:
     """The project as a fresh clone has it: sources and committed results, nothing the build derives."""
-    copy_project(dest)
+    copy_project(dest, source)
     for derived in (".build", "site", "figures"):
         shutil.rmtree(dest / derived, ignore_errors=True)
     return dest

@@ -128,24 +128,3 @@ def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
         fig = json.loads(text)
         assert set(fig) == {"zh", "en"}
         assert fig["zh"]["layout"]["title"]["text"] != fig["en"]["layout"]["title"]["text"]
-
-
-def test_measurements_stage_ignores_files_the_model_does_not_read():
-    import build
-    stage = next(s for s in build.STAGES if s.name == "measurements")
-    names = {p.relative_to(ROOT).as_posix() for p in stage.inputs()}
-    assert "models/model.py" in names and "models/experiments.json" in names
-    assert not any(n.startswith(("data/", "course/", "lessons/")) for n in names)
-
-
-def test_only_the_run_whose_config_changed_is_stale(tmp_path):
-    for rel in ["models", "data/results"]:
-        shutil.copytree(ROOT / rel, tmp_path / rel, ignore=shutil.ignore_patterns("__pycache__"))
-    exp_path = tmp_path / "models" / "experiments.json"
-    exp = json.loads(exp_path.read_text(encoding="utf-8"))
-    exp["runs"]["c4_layernorm"]["lr"] = 1e-3
-    exp_path.write_text(json.dumps(exp), encoding="utf-8")
-    assert stale(tmp_path) == {f"data/results/c4_layernorm/seed{s}.json": "code or config changed"
-                               for s in exp["seeds"]}
-    (tmp_path / "models" / "model.py").write_text("# edited\n" + (ROOT / "models" / "model.py").read_text("utf-8"))
-    assert len(stale(tmp_path)) == len(exp["runs"]) * len(exp["seeds"])  # the model code: every run, not the benchmark

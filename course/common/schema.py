@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Literal, Optional
 
 from pydantic import Field, PositiveFloat, PositiveInt, model_validator
@@ -215,20 +216,21 @@ class EvolutionTable(Strict):
 
 @dataclass
 class Inputs:
-    """Every validated input of the chapter, and (read on first use) the small model's committed results."""
+    """Every validated input of the course, and (read on first use) the small model's committed results."""
     anchor: AnchorModel
     frontier: FrontierModels
     citations: Citations
     experiments: Experiments
     evolution: EvolutionTable
+    root: Path = ROOT
 
     @cached_property
     def results(self):
         from course.common.measured import load_results
-        return load_results()
+        return load_results(self.root / "data" / "results")
 
 
-def load_inputs(root=ROOT) -> Inputs:
+def load_inputs(root: Path = ROOT) -> Inputs:
     data = root / "data"
     return Inputs(
         anchor=load(data / "anchor-model.json", AnchorModel),
@@ -236,4 +238,5 @@ def load_inputs(root=ROOT) -> Inputs:
         citations=load(data / "citations.json", Citations),
         experiments=load(root / EXPERIMENTS, Experiments),
         evolution=load(data / "evolution.json", EvolutionTable),
+        root=root,
     )

@@ -193,8 +193,17 @@ class Pipeline:
     # ------------------------------------------------------------ the stages
 
     def run_validate(self, options: Options) -> str:
-        self.project.load_inputs()
-        return "; ".join(u.validate() for u in self.units.all if u.validate) or "inputs valid"
+        from course.core.errors import InputError
+        from course.core.references import build_references, load_course_map
+        inputs = self.project.load_inputs()
+        paths = self.project.paths
+        written = {ref: page for u in self.units.all for ref, page in u.written_refs().items()}
+        try:
+            refs = build_references(load_course_map(paths.course_map), written, paths.docs)
+        except ValueError as e:
+            raise InputError(f"{paths.relative(paths.course_map)}: {e}") from None
+        notes = [u.validate(inputs) for u in self.units.all if u.validate]
+        return "; ".join(notes + [f"{len(refs.targets)} chapters, lessons and topics on the course map"])
 
     def run_measurements(self, options: Options) -> str:
         m = self.project.measurements

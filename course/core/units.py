@@ -64,7 +64,7 @@ class Unit:
     order: tuple = ()               # (chapter number,) or (chapter number, lesson number): listing and build order
     title: dict[str, str] = field(default_factory=dict)
     numbers: Optional[Callable[[Scope, Any], None]] = None   # adds its numbers, given the chapter's context
-    validate: Optional[Callable[[], str]] = None            # checks its own data files; a one-line summary
+    validate: Optional[Callable[[Any], str]] = None         # checks its data, given the inputs; a one-line summary
     widgets: tuple[Widget, ...] = ()
     figures: tuple[Figure, ...] = ()
     tables: dict[str, Callable] = field(default_factory=dict)  # NAME → render(page_context)

@@ -20,12 +20,11 @@ from lessons.c4_ffn import figures, numbers, tables, widgets
 HERE = Path(__file__).resolve().parent
 
 
-def validate() -> str:
+def validate(inputs) -> str:
     """Meta's rule must reproduce the widths the data file states (Llama 2 7B's from Meta's config)."""
-    from course.common.schema import load_inputs
     from course.core.schema import InputError
     from lessons.c4_ffn.formulas import meta_ffn_width
-    llama = load_inputs().frontier.by_name("Llama 2 7B")
+    llama = inputs.frontier.by_name("Llama 2 7B")
     if llama.ffn_multiple_of is None:
         raise InputError("data/frontier-models.json: Llama 2 7B: ffn_multiple_of is missing (the FFN lesson needs it)")
     w = meta_ffn_width(llama.hidden_size, llama.ffn_multiple_of)

@@ -20,7 +20,7 @@ from lessons.c4_gating import figures, numbers, tables, widgets
 HERE = Path(__file__).resolve().parent
 
 
-def validate() -> str:
+def validate(inputs) -> str:
     from lessons.c4_gating.twins import sink_toy
     toy = sink_toy()
     return f"attention-sink toy: {len(toy.tokens)} tokens, {len(toy.cases)} cases"

@@ -18,7 +18,7 @@ from lessons.c4_normalization import figures, numbers, widgets
 HERE = Path(__file__).resolve().parent
 
 
-def validate() -> str:
+def validate(inputs) -> str:
     from lessons.c4_normalization.twins import teaching_vectors
     tv = teaching_vectors()
     return f"{len(tv.tokens)} teaching vectors"

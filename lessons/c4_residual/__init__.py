@@ -19,7 +19,7 @@ from lessons.c4_residual import figures, numbers, widgets
 HERE = Path(__file__).resolve().parent
 
 
-def validate() -> str:
+def validate(inputs) -> str:
     from lessons.c4_residual import formulas as f
     return f"{f.path_count(numbers.PATHS_MAX)} paths at most in the paths widget"
 
