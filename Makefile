@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-12)
 SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: install serve site publish test refresh browser clean
+.PHONY: install serve site publish test check refresh browser clean
 
 AXE    := node_modules/axe-core/axe.min.js
 
@@ -41,6 +41,9 @@ $(AXE): package.json package-lock.json   ## axe-core, for the accessibility test
 
 test: $(STAMP) browser $(AXE)   ## the whole test suite
 	$(PY) -m pytest -q
+
+check: $(STAMP)                 ## the fast tier: no site build, no browser, no training, nothing beside the project
+	$(PY) -m pytest -q -m "not build and not browser and not shared"
 
 clean:
 	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js

@@ -3,7 +3,8 @@ checkout is never written by a test), a local server, headless Chromium.
 
 Tiers. A test's tier follows from the fixtures it uses (directly or through other fixtures), so a new test
 lands in the right one by what it needs:
-    build    it needs a built site or a copy of the project it builds (`built`, `site_dir`, `project_copy`)
+    build    it needs a built site or a copy of the project it builds (`built`, `site_dir`, `project_copy`),
+             or executes notebooks (`kernel`)
     browser  it drives Chromium (`browser`, `open_page`, `server`); browser tests need a build too
     shared   it reads the files beside the project (`shared`: ../shared, the official configs)
 The fast tier (`make check`) is every test marked none of these.
@@ -22,17 +23,21 @@ from urllib.parse import urlparse
 
 import pytest
 
-from course.core.browser import LOCAL_HOSTS, launch, serve
-from course.core.project import Paths
-from course.paths import PLOTLY_URI, ROOT
-from project_copy import copy_project, fresh_copy
+# one thread per test process, as the training workers run: on two cores shared with a build or a browser,
+# OpenMP threads that wait for each other by spinning slow a few small steps down by minutes
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from course.core.browser import LOCAL_HOSTS, launch, serve  # noqa: E402
+from course.core.project import Paths  # noqa: E402
+from course.paths import PLOTLY_URI, ROOT  # noqa: E402
+from project_copy import copy_project, fresh_copy  # noqa: E402
 
 LANGS = ["zh", "en"]
 SHARED = ROOT.parent / "shared"
 
 TIERS = {
     "browser": {"browser", "open_page", "server"},
-    "build": {"built", "site_dir", "project_copy"},
+    "build": {"built", "site_dir", "project_copy", "kernel"},
     "shared": {"shared"},
 }
 
@@ -78,7 +83,16 @@ def built(tmp_path_factory) -> Path:
     root = copy_project(tmp_path_factory.mktemp("session") / "project", keep_build=True)
     r = run_build(root, *SESSION_BUILD)
     assert r.returncode == 0, f"build failed:\n{r.stdout}\n{r.stderr}"
+    (root / ".build" / "session-build.log").write_text(r.stdout + r.stderr, encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session")
+def kernel() -> str:
+    """The Jupyter kernel the build executes notebooks with."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    assert "python3" in KernelSpecManager().find_kernel_specs(), "no python3 Jupyter kernel in this environment"
+    return "python3"
 
 
 @pytest.fixture(scope="session")

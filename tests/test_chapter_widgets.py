@@ -218,9 +218,9 @@ def test_no_registry_number_is_typed_into_the_javascript(reg):
 
 
 def test_widget_root_inside_a_tab_is_not_left_in_a_paragraph():
-    from course.core import hook
+    from course.core.site import Site
     root = '<div class="cw" data-widget="batchnorm-demo" data-config="{}"><noscript>n</noscript></div>'
-    out = hook.on_page_content(f"<p>{root}</p>\n<p>text</p>", None, None, None)
+    out = Site.unwrap_blocks(f"<p>{root}</p>\n<p>text</p>")
     assert out == f"{root}\n<p>text</p>"
 
 

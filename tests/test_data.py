@@ -9,14 +9,12 @@ import pytest
 
 from conftest import ROOT
 
-CONFIGS = ROOT.parent / "shared" / "model-configs"
-
-
 @pytest.fixture(scope="module")
-def configs() -> Path:
+def configs(shared) -> Path:
     """The official config collection beside the project (shared/ next to the checkout, as in CI)."""
-    assert CONFIGS.is_dir(), f"{CONFIGS} is missing: the data files cannot be checked against the official configs"
-    return CONFIGS
+    path = shared / "model-configs"
+    assert path.is_dir(), f"{path} is missing: the data files cannot be checked against the official configs"
+    return path
 
 
 def load(name):

@@ -7,7 +7,7 @@ import pytest
 from conftest import LANGS, ROOT, Visit
 from course.core.browser import serve
 from course.core.figures import PALETTES
-from course.paths import FIGURES, PLOTLY_JS
+from course.paths import PLOTLY_JS
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -16,7 +16,8 @@ def figure_names(units) -> list[str]:
     return [f.name for _, f in units.figures()]
 
 
-def test_each_figure_has_a_standalone_page_per_language(site_dir, units):
+def test_each_figure_has_a_standalone_page_per_language(built_paths, units):
+    FIGURES = built_paths.figures
     assert (FIGURES / PLOTLY_JS.name).read_bytes() == PLOTLY_JS.read_bytes()
     for name in figure_names(units):
         for lang in LANGS:
@@ -37,8 +38,8 @@ def test_the_standalone_palettes_are_the_sites_chart_colors():
 
 
 @pytest.fixture(scope="module")
-def figures_server(site_dir):
-    with serve(FIGURES) as base:
+def figures_server(built_paths):
+    with serve(built_paths.figures) as base:
         yield base
 
 

@@ -110,8 +110,8 @@ def test_uniform_first_token_reference_is_what_uniform_attention_measures():
 
 # ---------------------------------------------------------------- who gates the attention output
 
-def test_qwen3_next_gates_by_its_code_though_its_config_has_no_key():
-    configs = ROOT.parent / "shared" / "model-configs"
+def test_qwen3_next_gates_by_its_code_though_its_config_has_no_key(shared):
+    configs = shared / "model-configs"
     assert configs.is_dir(), f"{configs} is missing: the official configs are needed to check this fact"
     config = json.loads((configs / "Qwen__Qwen3-Next-80B-A3B-Instruct.config.json").read_text(encoding="utf-8"))
     assert "attn_output_gate" not in config

@@ -8,7 +8,6 @@ from html.parser import HTMLParser
 
 import html5lib
 
-from course.paths import FIGURES
 
 
 def parse_errors(text: str) -> list[str]:
@@ -37,20 +36,21 @@ def test_the_parser_catches_the_stray_end_tags_a_diagram_in_a_paragraph_leaves()
     assert [e for e in parse_errors(wrapped) if "unexpected-end-tag" in e]
 
 
-def test_the_hook_unwraps_block_markup_from_paragraphs_and_nothing_else():
-    from course.core.hook import on_page_content
+def test_the_site_unwraps_block_markup_from_paragraphs_and_nothing_else():
+    from course.core.site import Site
     html = ('<p><figure class="d">\n<svg viewBox="0 0 1 1"><path d="M0 0"/></svg></p>\n'
             '<p><figcaption>caption</figcaption>\n</figure></p>\n'
             '<p><div class="cw" data-widget="w" data-config="{}"></div></p>\n'
             '<p><svg class="icon"></svg> text after an inline icon</p>')
-    out = on_page_content(html, None, None, None)
+    out = Site.unwrap_blocks(html)
     assert out == ('<figure class="d">\n<svg viewBox="0 0 1 1"><path d="M0 0"/></svg>\n'
                    '<figcaption>caption</figcaption>\n</figure>\n'
                    '<div class="cw" data-widget="w" data-config="{}"></div>\n'
                    '<p><svg class="icon"></svg> text after an inline icon</p>')
 
 
-def test_every_page_and_figure_parses_as_html5_without_errors(site_dir):
+def test_every_page_and_figure_parses_as_html5_without_errors(site_dir, built_paths):
+    FIGURES = built_paths.figures
     pages = sorted(site_dir.rglob("*.html")) + sorted(FIGURES.glob("*.html"))
     assert any("c4" in p.parts for p in pages) and any(p.parent == FIGURES for p in pages)
     problems = []

@@ -36,11 +36,11 @@ def entry(value) -> dict:
 
 
 @pytest.fixture(scope="module")
-def probes(tmp_path_factory):
+def probes(tmp_path_factory, kernel):
     """The project's code, one registry with two keys, and two notebooks: a reads probe.read and data/probe,
     b reads probe.other."""
     root = tmp_path_factory.mktemp("keys") / "project"
-    for part in ("course", "models"):
+    for part in ("cachekit", "course", "models"):
         shutil.copytree(ROOT / part, root / part, ignore=shutil.ignore_patterns("__pycache__"))
     (root / "data" / "probe").mkdir(parents=True)
     (root / "data" / "probe" / "a.json").write_text('{"a": 1}')
@@ -60,7 +60,9 @@ def write_registry(root, **values):
 
 def execute(root) -> str:
     """The notebooks stage in the copy (its own course package first on the path); what it printed."""
-    r = subprocess.run([sys.executable, "-c", "from course.core.notebooks import execute_stale; print(execute_stale())"],
+    run = ("from pathlib import Path; from course.core.notebooks import execute_stale; "
+           "from course.core.project import Paths; print(execute_stale(Paths.under(Path.cwd(), 'unused')))")
+    r = subprocess.run([sys.executable, "-c", run],
                        cwd=root, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     return r.stdout
@@ -107,8 +109,10 @@ def test_each_notebook_reruns_only_when_what_it_read_changes(probes):
     out = execute(root)
     assert executed(out) == {"a"} and "folder data/probe changed" in out and "file data/probe/a.json changed" in out
 
-    lab = root / "course/core/lab.py"                          # the code both import
+    lab = root / "course/core/lab.py"                          # the code both import: a comment is no change,
     lab.write_text(lab.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert executed(execute(root)) == set()
+    lab.write_text(lab.read_text(encoding="utf-8") + "\nEDITED = True\n", encoding="utf-8")   # code is
     out = execute(root)
     assert executed(out) == {"a", "b"} and "file course/core/lab.py changed" in out
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from course.paths import ROOT
-
-TOOL = ROOT.parent / "shared" / "tools" / "seed_overlap.py"
 
 
 def chinese_pages(site_dir):
@@ -16,7 +13,8 @@ def chinese_pages(site_dir):
                   if p.relative_to(site_dir).parts[0] not in ("en", "search"))
 
 
-def test_built_chinese_pages_share_nothing_with_the_seed(site_dir):
+def test_built_chinese_pages_share_nothing_with_the_seed(site_dir, shared):
+    TOOL = shared / "tools" / "seed_overlap.py"
     assert TOOL.is_file(), f"the seed-overlap tool is missing: {TOOL}"
     pages = chinese_pages(site_dir)
     assert site_dir / "c4" / "normalization" / "index.html" in pages and site_dir / "c4" / "index.html" in pages

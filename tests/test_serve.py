@@ -23,7 +23,8 @@ def set_hidden_size(root, value):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, built):
+    """`mkdocs serve` on a fresh copy (`built` only orders it after the session's build, as a build test)."""
     root = fresh_copy(tmp_path_factory.mktemp("serve") / "project")
     assert not (root / ".build").exists()
     s = DevServer(root, draft=DRAFT)
@@ -77,4 +78,17 @@ def test_an_edited_module_is_imported_afresh(server):
                                     'computed("hidden_size, as edited", src("hidden_size"))'), encoding="utf-8")
     server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*title="Computed: hidden_size, as edited;',
                              timeout=300)
-    assert "reloaded the project's code (course.common.numbers" in server.output
+    assert "reloaded the project's code (course/common/numbers.py" in server.output
+
+
+def test_an_edit_of_the_small_models_code_reaches_the_page_it_computes_a_number_for(server):
+    """The FFN width rule lives in models/config.py, which no list of inputs named: the numbers stage reads
+    it through its imports, and serving watches models/ because a stage read code there."""
+    config = server.root / "models/config.py"
+    text = config.read_text(encoding="utf-8")
+    rule = "return m * math.ceil(ratio * self.d_model / m)"
+    assert rule in text
+    before = re.search(r'data-key="project\.ffn_hidden"[^>]*>([^<]*)<', server.get("en/c4/ffn/")).group(1)
+    config.write_text(text.replace(rule, "return m * math.floor(ratio * self.d_model / m)"), encoding="utf-8")
+    server.wait_until_served("en/c4/ffn/", r'data-key="project\.ffn_hidden"[^>]*>336<', timeout=300)
+    assert before == "344"
