@@ -43,7 +43,7 @@ test: $(STAMP) browser $(AXE)   ## the whole test suite
 	$(PY) -m pytest -q
 
 check: $(STAMP)                 ## the fast tier: no site build, no browser, no training, nothing beside the project
-	$(PY) -m pytest -q -m "not build and not browser and not shared"
+	$(PY) -m pytest -q -m "not build and not browser and not shared and not slow"
 
 clean:
 	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js

@@ -7,6 +7,7 @@ lands in the right one by what it needs:
              or executes notebooks (`kernel`)
     browser  it drives Chromium (`browser`, `open_page`, `server`); browser tests need a build too
     shared   it reads the files beside the project (`shared`: ../shared, the official configs)
+    slow     it recomputes the whole registry many times over (`perturbed_inputs`)
 The fast tier (`make check`) is every test marked none of these.
 
 Browser tests use Debian's chromium through Playwright (no browser download). Every page opened through
@@ -39,6 +40,7 @@ TIERS = {
     "browser": {"browser", "open_page", "server"},
     "build": {"built", "site_dir", "project_copy", "kernel"},
     "shared": {"shared"},
+    "slow": {"perturbed_inputs"},
 }
 
 
@@ -46,6 +48,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "build: needs a built site or a project copy it builds")
     config.addinivalue_line("markers", "browser: drives Chromium")
     config.addinivalue_line("markers", "shared: reads ../shared beside the project")
+    config.addinivalue_line("markers", "slow: recomputes the registry many times")
 
 
 def pytest_collection_modifyitems(config, items):
