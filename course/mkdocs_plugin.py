@@ -54,6 +54,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.project = None
         self.pipeline = None
         self.site = None
+        self.stale_notebooks: dict[str, list[str]] = {}   # page URL → why its executed copy is out of date
 
     # ------------------------------------------------------------ helpers
 
@@ -142,6 +143,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_files(self, files, config):
         """Serve the units' widget scripts and the built figures; hand the notebooks back to mkdocs-jupyter,
         executed; then survey every page (the course map's deferrals, the registry keys the site uses)."""
+        self.stale_notebooks = {}
         from course.core.site import PageSource
         for f in [f for f in files if f.src_uri.endswith(".ipynb")]:
             files.remove(f)  # in place: static-i18n's own Files class must stay
@@ -169,9 +171,11 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             if executed is not None:
                 inner.abs_src_path = str(executed)
                 if stale and self.serving:
+                    self.stale_notebooks[f.url] = stale
                     self.notice(f"    notebook {shown} is stale ({'; '.join(stale[:3])}): `python build.py` "
                                 "executes it again")
             elif self.serving:
+                self.stale_notebooks[f.url] = stale
                 self.notice(f"    notebook {shown} shown without outputs: `python build.py` executes it")
             else:
                 raise ShortcodeError(f"{f.src_uri} has not been executed: run `python build.py` first")
@@ -188,6 +192,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return self.site.unwrap_blocks(html)
 
     def on_post_page(self, output, page, config):
+        if page.url in self.stale_notebooks:  # only while serving: a build executes every stale notebook
+            output = self.site.mark_stale(output, page.url, self.stale_notebooks[page.url])
         styles, scripts = self.site.page_assets(output)
         css = "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in styles)
         js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)

@@ -154,6 +154,21 @@ class Site:
 
     # ------------------------------------------------------------ notebooks
 
+    STALE_NOTE = {
+        "zh": "这份笔记本的输出已经过时：它读过的内容有了改动（{why}）。运行 <code>python build.py</code> 会重新执行它。",
+        "en": "This notebook's outputs are out of date: something it read has changed ({why}). "
+              "<code>python build.py</code> executes it again.",
+    }
+
+    def mark_stale(self, html_out: str, url: str, why: list[str]) -> str:
+        """A notice at the top of a notebook page whose executed copy is out of date (while serving)."""
+        import html as html_lib
+        lang = "en" if url.startswith("en/") else "zh"
+        reasons = html_lib.escape(("；" if lang == "zh" else "; ").join(why[:3]))
+        note = (f'<div class="admonition warning notebook-stale" role="status"><p>'
+                f'{self.STALE_NOTE[lang].format(why=reasons)}</p></div>')
+        return re.sub(r"(<article[^>]*>)", lambda m: m.group(1) + note, html_out, count=1)
+
     def executed_notebook(self, source: Path) -> tuple[Optional[Path], list[str]]:
         """The copy the build executed (None before the first build) and why it is stale ([] if current)."""
         from course.core.notebooks import executed_path, read_registry, why_stale
