@@ -269,7 +269,7 @@ def add_stall(reg: Scope, results: Results) -> None:
         spread_keys(reg, f"stall.{key}.first_eval_above_unigram", [r.val.loss[1] - r.corpus.unigram_floor for r in runs],
                     lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"stall.{key}.min_val_off_unigram",
-                    [abs(r.metrics.min_val_loss - r.corpus.unigram_floor) for r in runs], lambda x: fixed(x, 3), prov)
+                    [abs(r.metrics.min_val_loss - r.corpus.unigram_floor) for r in runs], lambda x: significant(x, 2), prov)
         spread_keys(reg, f"stall.{key}.end_top_rms", [r.end.stream_rms[-1] for r in runs], lambda x: significant(x, 2), prov)
         spread_keys(reg, f"stall.{key}.end_top_ffn_act", [r.end.ffn_act_max[-1] for r in runs],
                     lambda x: significant(x, 3), prov)
