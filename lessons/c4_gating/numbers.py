@@ -111,7 +111,7 @@ SINK_LOGIT = {"gpt-oss-120b": ("sinks", GPT_OSS_SINKS), "gpt-oss-20b": ("sinks",
 def gate_evidence(m) -> str:
     """How the table knows a model's answer: 'config' (a config key says so), 'code' (the model's code gates
     and its config has no key), or 'inferred' (no config key records it and we read no code that gates)."""
-    if m.attn_output_gate_source:
+    if m.attn_output_gate_source or m.name in SINK_LOGIT:   # their attention code read: no gate, a sink logit
         return "code"
     if m.name in GATE_CONFIG_KEYS:
         return "config"
@@ -131,11 +131,16 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
         p = m.attn_output_gate_source or m.provenance
         where = " ".join(x for x in (p.repository, p.path, p.commit and f"@{p.commit}") if x)
         how = gate_evidence(m)
-        what = {"code": "attn_output_gate (from the model's code: its config has no such key)",
-                "config": f"{GATE_CONFIG_KEYS.get(m.name)} (the model's config key for its attention output gate)",
-                "inferred": "attn_output_gate: inferred (no config key records it; the course read no code that gates)"}[how]
-        reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), YES_NO[m.attn_output_gate],
-                computed(what, f"{FRONTIER} ({m.name}; {p.grade}: {where})"))
+        source = f"{FRONTIER} ({m.name}; {p.grade}: {where})"
+        if how == "code" and m.name in SINK_LOGIT:
+            what = ("attn_output_gate (from the model's code, its config has no such key: its attention multiplies "
+                    "by no gate and adds a learned sink logit instead)")
+            source = SINK_LOGIT[m.name][1]
+        else:
+            what = {"code": "attn_output_gate (from the model's code: its config has no such key)",
+                    "config": f"{GATE_CONFIG_KEYS.get(m.name)} (the model's config key for its attention output gate)",
+                    "inferred": "attn_output_gate: inferred (no config key records it; the course read no code for it)"}[how]
+        reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), YES_NO[m.attn_output_gate], computed(what, source))
         if m.name in SINK_LOGIT:
             param, code = SINK_LOGIT[m.name]
             reg.add(f"sink_logit.{slug(m.name)}", 1, {"zh": f"有（{param}）", "en": f"yes ({param})"},
