@@ -251,7 +251,8 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
 def add_measured(reg: Scope, inputs: Inputs) -> None:
     base = inputs.experiments.base
     ref = f.uniform_first_token_share(base.block_size)
-    reg.add("sink_threshold", SINK_THRESHOLD, fixed(SINK_THRESHOLD, 1) + "×",
+    reg.add("sink_threshold", SINK_THRESHOLD,
+            {"zh": fixed(SINK_THRESHOLD, 1) + " 倍", "en": fixed(SINK_THRESHOLD, 1) + " times"},
             computed("how many times the uniform share the notes call favoring the first token", NUMBERS))
     reg.add("uniform_first_token", ref, percent(ref, 2),
             computed("mean over t = 1 … block_size − 1 of 1/(t + 1)", f"{EXPERIMENTS} (base block_size)", FORMULAS))
