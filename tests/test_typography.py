@@ -59,6 +59,11 @@ def test_check_html_leaves_code_formulas_and_tooltip_identifiers_out():
     assert [(f.kind, f.mark, f.where) for f in found] == [("halfwidth", "(", "title")]
 
 
+def test_check_html_reads_across_inline_tags_but_not_across_blocks_or_line_breaks():
+    assert [f.kind for f in check_html("<p>锚点模型<strong>Qwen</strong></p>")] == ["spacing"]
+    assert check_html("<td>锚点模型<br><small>Qwen3</small></td><td><div>OpenAI</div>两个矩阵</td>") == []
+
+
 def test_check_html_reads_tooltips_and_alt_texts():
     found = check_html('<img alt="折线图:三条曲线"><span class="reg-num" title="计算:bottom / top">3</span>')
     assert sorted((f.where, f.mark) for f in found) == [("alt", ":"), ("title", ":")]

@@ -42,7 +42,7 @@ def evolution(ctx) -> str:
             if stuck:
                 body += f'<div class="evo-stuck"><strong>{lab["stuck"]}</strong>{lab["gap"]}{ctx.expand(stuck)}</div>'
             # the generation's name over the cell, shown in the card layout only (screen readers have the header)
-            when = f'<span class="evo-when" aria-hidden="true">{html.escape(whens[i])}</span>'
+            when = f'<div class="evo-when" aria-hidden="true">{html.escape(whens[i])}</div>'
             cells.append(f'<td role="cell"{col(i)}>{when}{body}</td>')
         current = ctx.unit is not None and ctx.unit.id == r.lesson
         part = r.part[lang]

@@ -116,6 +116,8 @@ class _Text(HTMLParser):
                 value = a.get(name)
                 if value and not (name == "aria-label" and a.get("title")):   # a number's label repeats its title
                     self.runs.append((value, name, tip or name == "title"))
+        if tag == "br":
+            self.buf.append("\n")   # a line break separates what is on either side
         if tag not in VOID:
             self.stack.append((tag, skip))
 
