@@ -61,7 +61,7 @@ def test_every_run_has_its_spread_in_the_registry(results):
         values = [r.metrics.final_val_loss for r in runs]
         assert reg[k].value == pytest.approx(sum(values) / len(values))
         assert reg[f"{k}.min"].value == min(values) and reg[f"{k}.max"].value == max(values)
-        assert reg[k].provenance.kind == "measured" and "seeds" in reg[k].provenance.run
+        assert reg[k].provenance.kind == "measured" and "seeds" in reg[k].provenance.run["en"]
 
 
 def test_a_paired_comparison_is_seed_by_seed(results):
@@ -120,7 +120,8 @@ def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path
 
 def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
     units = discover()
-    paths = write_figures(units, results, out=tmp_path)
+    from course.project import PROJECT
+    paths = write_figures(units, PROJECT.figure_sources(), PROJECT.paths, out=tmp_path)
     assert sorted(p.stem for p in paths) == sorted(f.name for _, f in units.figures())
     for p in paths:
         text = p.read_text(encoding="utf-8")
