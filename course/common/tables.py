@@ -42,11 +42,18 @@ def evolution(ctx) -> str:
             f'<p class="evo-note">{ctx.expand(t.note[lang])}</p></div>')
 
 
+KINDS = {"zh": {"blog": "博客文章", "model card": "模型卡"}, "en": {"blog": "blog post", "model card": "model card"}}
+
+
 def references(ctx) -> str:
     c = load(DATA / "citations.json", Citations)
-    items = [f'<li id="ref-{key}">{html.escape(p.authors)} ({p.year}). <em>{html.escape(p.title)}</em>. '
-             f'{html.escape(p.venue)}. <a href="{html.escape(p.url)}">{html.escape(p.url)}</a></li>'
-             for key, p in sorted(c.papers.items(), key=lambda kv: (kv[1].authors, kv[1].year))]
+    items = []
+    for key, p in sorted(c.papers.items(), key=lambda kv: (kv[1].authors, kv[1].year)):
+        kind = f' [{KINDS[ctx.lang][p.kind]}]' if p.kind != "paper" else ""
+        quote = f'<blockquote class="ref-quote" lang="en">{html.escape(p.quote)}</blockquote>' if p.quote else ""
+        items.append(f'<li id="ref-{key}" data-kind="{html.escape(p.kind)}">{html.escape(p.authors)} ({p.year}). '
+                     f'<em>{html.escape(p.title)}</em>. {html.escape(p.venue)}{kind}. '
+                     f'<a href="{html.escape(p.url)}">{html.escape(p.url)}</a>{quote}</li>')
     return f'<ol class="references" data-table="references">{"".join(items)}</ol>'
 
 
