@@ -144,10 +144,12 @@ def add_explorer(reg: Scope, inputs) -> None:
     e = tw.explore(spec, steps, base.beta1, base.beta2, spec.default_warmup, "cosine", spec.default_scale,
                    spec.default_signal, draws)
     e0 = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale, spec.default_signal, draws)
-    for name, x, what in (("step1", e.step1, "step 1, bias-corrected"), ("step1_nobc", e.step1_nobc, "step 1, uncorrected"),
-                          ("travel", e.travel, f"Σ of the first {spec.window} steps"),
-                          ("travel_nowarmup", e.travel_nowarmup, f"Σ of the first {spec.window} steps, no warmup")):
-        reg.add(f"explorer.{name}", x, significant(x, 3), computed(f"{what}, in units of the peak lr; {at}", where))
+    for name, x, what, text in (("step1", e.step1, "step 1, bias-corrected", lambda v: fixed(v, 4)),
+                                ("step1_nobc", e.step1_nobc, "step 1, uncorrected", lambda v: fixed(v, 4)),
+                                ("travel", e.travel, f"Σ of the first {spec.window} steps", lambda v: significant(v, 3)),
+                                ("travel_nowarmup", e.travel_nowarmup, f"Σ of the first {spec.window} steps, no warmup",
+                                 lambda v: significant(v, 3))):
+        reg.add(f"explorer.{name}", x, text(x), computed(f"{what}, in units of the peak lr; {at}", where))
     reg.add("explorer.travel_ratio", e.travel_ratio, percent(e.travel_ratio, 0),
             computed(f"travel with warmup / travel without; {at}", where))
     reg.add("explorer.step1_nowarmup", e0.step1, fixed(e0.step1, 3),

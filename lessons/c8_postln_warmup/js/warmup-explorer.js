@@ -146,8 +146,8 @@
     }
     function update() {
       last = explore(cfg, cfg.beta2[state.beta2].value, state.warmup, state.after, state.scale, state.signal);
-      CW.setReadout(out["step1"], last.step1, significant(last.step1, digits));
-      CW.setReadout(out["step1-nobc"], last.step1Nobc, significant(last.step1Nobc, digits));
+      CW.setReadout(out["step1"], last.step1, CW.fixed(last.step1, digits + 1));
+      CW.setReadout(out["step1-nobc"], last.step1Nobc, CW.fixed(last.step1Nobc, digits + 1));
       CW.setReadout(out["travel"], last.travel, significant(last.travel, digits));
       CW.setReadout(out["travel-nowarmup"], last.travel0, significant(last.travel0, digits));
       CW.setReadout(out["travel-ratio"], last.ratio, CW.percent(last.ratio, 0));
