@@ -181,7 +181,8 @@ def block_grads(results: Results, lang: str) -> dict:
                          "error_y": {"type": "data", "symmetric": False,
                                      "array": [max(c) - m for c, m in zip(g, mean)],
                                      "arrayminus": [m - min(c) for c, m in zip(g, mean)]},
-                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0}})
+                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0,
+                                    **({"pattern": {"shape": "/"}} if when == "init" else {})}})  # a legend swatch of its own
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
         shown = tiny if min(ends) < 0.01 else (lambda x: significant(x, 2))  # keep a tiny ratio's size
         ratios.append(f"{RUN_LABELS[name][lang]} {shown(min(ends))}–{shown(max(ends))}")
@@ -274,12 +275,13 @@ def decay_gains(results: Results, lang: str) -> dict:
              else "Mean gain of each norm at the end (error bars: range over {n} seeds)").format(n=n_seeds)
     layout = base_layout(title, barmode="group", yaxis={"title": {"text": t["gain"]}},
                          xaxis={"title": {"text": t["norm"]}, "tickangle": -30})
+    narrow = {"xaxis": {"tickangle": -90}}   # on a phone (docs/assets/js/figures.js): upright names
     sep = "；" if lang == "zh" else "; "
     alt = (f"柱状图：{len(runs)} 组运行中每个归一化层训练结束时的平均增益，虚线是起点 1。全部归一化平均后，各种子的范围：{sep.join(parts)}。"
            if lang == "zh" else
            f"Bar chart: each norm's mean gain at the end of {len(runs)} runs, with a dashed line at the starting gain of 1. "
            f"Averaged over all norms, the seeds range: {sep.join(parts)}.")
-    return {"data": data, "layout": layout, "alt": alt}
+    return {"data": data, "layout": layout, "alt": alt, "narrow": narrow}
 
 
 # ---------------------------------------------------------------- 6. the norm micro-benchmark
@@ -319,6 +321,9 @@ def norm_bench(results: Results, lang: str) -> dict:
         xaxis2={"domain": [0.62, 1], "title": {"text": t["fraction"]}, "tickformat": ".0%", "anchor": "y2"},
         yaxis={"autorange": "reversed", "automargin": True},
         yaxis2={"autorange": "reversed", "showticklabels": False, "anchor": "x2", "matches": "y"})
+    # on a phone (docs/assets/js/figures.js): the two panels one above the other, each with its op names
+    narrow = {"height": 800, "margin": {"l": 10}, "xaxis": {"domain": [0, 1], "dtick": "D2"}, "yaxis": {"domain": [0.58, 1]},
+              "xaxis2": {"domain": [0, 1]}, "yaxis2": {"domain": [0, 0.42], "showticklabels": True}}
     parts = []
     for b in benches.values():
         ln, rn = b.ops["layernorm"].median_ms, b.ops["rmsnorm"].median_ms
@@ -333,7 +338,7 @@ def norm_bench(results: Results, lang: str) -> dict:
            if lang == "zh" else
            "Horizontal bar chart: median time of each normalization op (error bars: interquartile range) and "
            "its fraction of plain-copy bandwidth. " + "; ".join(parts) + ".")
-    return {"data": data, "layout": layout, "alt": alt}
+    return {"data": data, "layout": layout, "alt": alt, "narrow": narrow}
 
 
 FIGURES = (Figure("ablation-curves", ablation_curves), Figure("stream-rms", stream_rms),

@@ -97,8 +97,8 @@ def stream_rms(results: Results, lang: str) -> dict:
              else "Residual-stream RMS after each layer, at init (dotted) and at the end (solid)")
     layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>",
                          xaxis={"title": {"text": t["layer"]}, "dtick": 1},
-                         yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power"},
-                         margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)
+                         yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power", "dtick": 1},
+                         margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)   # dtick: decades only, no "2" beside "10⁻³"
     sep = "；" if lang == "zh" else "; "
     alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围），从嵌入之后到顶层："
            f"{sep.join(described)}。" if lang == "zh" else
@@ -121,7 +121,8 @@ def block_grads(results: Results, lang: str) -> dict:
             mean, lo, hi = spread(per_block)
             data.append({"type": "bar", "x": [f"{t['block']} {i + 1}" for i in range(len(mean))], "y": mean,
                          "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}", "legendgroup": name,
-                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0},
+                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0,
+                                    **({"pattern": {"shape": "/"}} if when == "init" else {})},  # its own swatch
                          "error_y": {"type": "data", "symmetric": False, "array": [h - m for h, m in zip(hi, mean)],
                                      "arrayminus": [m - low for low, m in zip(lo, mean)]}})
             described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
