@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from course.common.measured import LEFT_UNIGRAM_MARGIN, Results, compare, provenance, spread_keys
+from course.common.measured import LEFT_UNIGRAM_MARGIN, Results, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, significant
 from course.core.registry import Computed, Scope
 from lessons.c8_postln_warmup import formulas as f
@@ -91,6 +91,15 @@ def add_optimizer(reg: Scope, inputs) -> None:
     peak = max(f.bias_correction_ratio(t, base.beta1, base.beta2) for t in range(1, steps + 1))
     reg.add("adam.nobc_peak", peak, fixed(peak, 2),
             computed("max over t of (1 − β1^t)/√(1 − β2^t), the project's β", src, FORMULAS))
+    # without the correction the step ramps up: the first update at which it reaches one lr
+    reach = next(t for t in range(1, steps + 1) if f.bias_correction_ratio(t, base.beta1, base.beta2) >= 1)
+    reg.add("adam.nobc_reach1", reach, integer(reach),
+            computed("first t with (1 − β1^t)/√(1 − β2^t) ≥ 1, the project's β", src, FORMULAS))
+    b2 = cited["kingma.beta2"]
+    peak = max(f.bias_correction_ratio(t, base.beta1, b2) for t in range(1, steps + 1))
+    reg.add("adam.nobc_peak.adam_default", peak, fixed(peak, 2),
+            computed("max over t of (1 − β1^t)/√(1 − β2^t), β1 = the project's, β2 = kingma.beta2",
+                     "data/citations.json", FORMULAS))
     n = f.radam_unadapted_steps(base.beta2)
     reg.add("radam.unadapted_steps", n, integer(n), computed("the updates with ρ_t ≤ 4, the project's β2", src, FORMULAS))
     for name, b2 in (("ours", base.beta2), ("adam_default", cited["kingma.beta2"])):
@@ -289,6 +298,13 @@ def add_training(reg: Scope, results: Results) -> None:
         spread_keys(reg, f"above_unigram.{run}", finals, lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"best_below_unigram.{run}", [floor - lo for lo, floor in map(val_extremes, rs)],
                     lambda x: fixed(x, 3), prov)
+        # the seeds that clearly left: the first validation step at which each is clearly below the line
+        lefts = [r for r in rs if val_extremes(r)[0] < val_extremes(r)[1] - LEFT_UNIGRAM_MARGIN - MARGIN_LOSS]
+        if lefts:
+            spread_keys(reg, f"left_step.{run}", [left_unigram_step(r) for r in lefts], integer, prov)
+        # the largest gradient norm before clipping over the whole run (what clipping acts on)
+        spread_keys(reg, f"grad_max.{run}", [max(g for g in r.curves.grad_norm if g is not None) for r in rs],
+                    lambda x: significant(x, 2), prov)
         if all(r.trace is not None and r.trace.update_norm for r in rs):
             add_trace(reg, run, rs, prov)
     for key, a, b, metric in COMPARISONS:
@@ -314,6 +330,13 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     spread_keys(reg, f"{k}.bottom_over_top.end", [ratio(r, -1) for r in rs], lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.bottom_over_top.min", [min(ratio(r, i) for i in range(len(r.trace.step))) for r in rs],
                 lambda x: significant(x, 2), prov)
+    # the same two read-outs over the seeds that stalled and over those that left, where a run has both
+    for name, sign in (("stalled", 1), ("left", -1)):
+        sub = [r for r in rs if sign * (val_extremes(r)[0] - val_extremes(r)[1] + LEFT_UNIGRAM_MARGIN) > MARGIN_LOSS]
+        if sub and len(sub) < len(rs):
+            spread_keys(reg, f"{k}.bottom_over_top.end.{name}", [ratio(r, -1) for r in sub], lambda x: significant(x, 2), prov)
+            spread_keys(reg, f"{k}.bottom_over_top.min.{name}",
+                        [min(ratio(r, i) for i in range(len(r.trace.step))) for r in sub], lambda x: significant(x, 2), prov)
     steps = len(rs[0].trace.step)
     reg.add(f"{k}.steps", steps, integer(steps), prov)
     predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)
