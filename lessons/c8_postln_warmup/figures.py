@@ -24,12 +24,12 @@ DASH = ("solid", "dash", "dot")   # one per seed
 
 T = {
     "zh": {"step": "训练步数", "update": "第几次更新", "loss": "验证损失（nats/字）", "unigram": "一元（字频）模型的损失",
-           "depth": "层数", "w2": "最后一个块 FFN 输出矩阵的梯度范数", "raw": "直接测得", "matched": "乘以最后一个归一化层输入的 RMS",
+           "depth": "层数", "w2": "最后一个块 FFN 输出矩阵的梯度范数", "raw": "直接测得", "matched": "乘以输出层所读残差流的 RMS",
            "update_norm": "这次更新的大小 ‖Δθ‖", "ratio": "最底层块 ÷ 最顶层块的梯度范数", "seed": "种子",
            "predicted": "每个参数都移动一个学习率时的 ‖Δθ‖", "four": "4 层", "twelve": "12 层", "none": "（结果尚未提交）"},
     "en": {"step": "step", "update": "update", "loss": "validation loss (nats/char)", "unigram": "unigram loss",
            "depth": "layers", "w2": "gradient norm of the last block's FFN output matrix", "raw": "as measured",
-           "matched": "times the RMS of what the last norm reads", "update_norm": "size of the update ‖Δθ‖",
+           "matched": "times the RMS of the stream the output layer reads", "update_norm": "size of the update ‖Δθ‖",
            "ratio": "bottom block's gradient norm ÷ top block's", "seed": "seed",
            "predicted": "‖Δθ‖ if every parameter moves by the learning rate", "four": "4 layers", "twelve": "12 layers",
            "none": " (results not committed yet)"},
@@ -112,13 +112,14 @@ def depth_probe(results: Results, lang: str) -> dict:
                          margin={"l": 70, "r": 20, "t": 100, "b": 50})
     depths = "、".join(map(str, DEPTHS)) if lang == "zh" else ", ".join(map(str, DEPTHS))
     alt = (f"散点图：{depths} 层的模型在初始化时（不训练），最后一个块 FFN 输出矩阵的梯度范数（对数纵轴，每个种子一个点），"
-           "四种设置：Post-LN 与 Pre-Norm，写回矩阵按 1/√(2L) 缩放或不缩放。按钮切换到每个值乘以最后一个归一化层所读输入的 RMS，"
-           "这样就去掉了最终归一化层按输入尺度放大梯度的那一份。"
+           "四种设置：Post-LN 与 Pre-Norm，写回矩阵按 1/√(2L) 缩放或不缩放。按钮切换到每个值乘以输出层所读残差流的 RMS"
+           "（Pre-Norm 是最终归一化层的输入；Post-LN 是最后一个归一化层的输出，按构造为 1），这样就去掉了最终归一化层按输入尺度放大梯度的那一份。"
            if lang == "zh" else
            f"Scatter plot: at initialization (no training), the gradient norm of the last block's FFN output matrix "
            f"in models of {depths} layers (log scale, one point per seed), for four settings: Post-LN and Pre-Norm, "
            "with the write-back matrices scaled by 1/√(2L) or not. A button switches to each value times the RMS of "
-           "what the last norm reads, which takes out the factor by which the final norm scales the gradient up.")
+           "the stream the output layer reads (for Pre-Norm the input of its final norm; for Post-LN the output of its last "
+           "norm, 1 by construction), which takes out the factor by which the final norm scales the gradient up.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
