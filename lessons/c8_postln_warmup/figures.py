@@ -138,7 +138,8 @@ def _loss_figure(results: Results, lang: str, runs, title: str, alt_runs: str) -
     layout = base_layout(title + ("" if present else t["none"]), xaxis={"title": {"text": t["step"]}},
                          yaxis={"title": {"text": t["loss"]}}, height=520, legend={"orientation": "h", "y": -0.25})
     n = len(results.runs[present[0]]) if present else 0
-    alt = (f"折线图：{alt_runs}的验证损失随训练步数的变化，每个种子单独一条线（共 {n} 个种子，线型区分种子），"
+    gap = " " if alt_runs[-1:].isascii() and alt_runs[-1:].isalnum() else ""
+    alt = (f"折线图：{alt_runs}{gap}的验证损失随训练步数的变化，每个种子单独一条线（共 {n} 个种子，线型区分种子），"
            "虚线是只知道字频的一元模型的损失；停在虚线附近的线就是没学到上下文的种子。"
            if lang == "zh" else
            f"Line chart: validation loss against training step for {alt_runs}, one line per seed ({n} seeds, told "
