@@ -387,7 +387,7 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     reg.add(f"{k}.predicted_step1", predicted, significant(predicted, 3),
             computed("lr of the first update · √(parameters): every parameter moving by that lr",
                      EXPERIMENTS, FORMULAS,
-                     zh="第一次更新的学习率 · √(参数个数)：每个参数都移动这个学习率"))
+                     zh="第一次更新的学习率乘以参数个数的平方根：每个参数都移动这个学习率"))
 
 
 def add_numbers(reg: Scope, inputs) -> None:
