@@ -1,0 +1,399 @@
+"""The warmup lesson's numbers, all under `warmup.` in the registry.
+
+What Adam does on its first steps (from the project's optimizer settings and the papers' β2), what the
+papers' scalings give for our depths, the two widgets' read-outs from their Python twins, and what the
+reading notes rest on: the init-only depth probes, the update sizes and gradients the traced runs
+recorded over their first updates, and how many seeds of each run got clear of the unigram loss.
+Every measured number is a spread over the seeds (key, .min, .max, .range) with its runs' provenance;
+a run that is not in the committed results adds no keys, so a note that needs it fails by name.
+"""
+from __future__ import annotations
+
+import math
+
+from course.common.measured import LEFT_UNIGRAM_MARGIN, Results, compare, left_unigram_step, provenance, spread_keys
+from course.core.formats import fixed, integer, percent, scientific, significant
+from course.core.registry import Computed, Scope
+from lessons.c8_postln_warmup import formulas as f
+from lessons.c8_postln_warmup import twins as tw
+
+HERE = "lessons/c8_postln_warmup"
+FORMULAS = f"{HERE}/formulas.py"
+NUMBERS = f"{HERE}/numbers.py"
+TWINS = f"{HERE}/twins.py"
+EXPERIMENTS = "models/experiments.json"
+
+# The retrain margin every note keeps (the chapter's: another CPU moves a final loss by about 1e−3, and
+# the notes must survive five times that, and 2% on anything else measured).
+MARGIN_LOSS = 0.005
+MARGIN_OTHER = 0.02
+
+# The runs this lesson reads, by role.
+PLACEMENTS = ("postln", "postln_unscaled", "preln", "preln_unscaled")
+DEPTHS = (2, 4, 8, 12)
+SWEEP = ("c8_postln_lr1e-3_nowarmup", "c8_postln_lr1e-3_warmup25", "c8_postln_lr1e-3_warmup100",
+         "c8_postln_lr1e-3_warmup200", "c8_preln_lr1e-3_nowarmup")
+DEEP = ("c8_postln_L12_lr1e-3_nowarmup", "c8_postln_L12_lr1e-3_warmup100",
+        "c8_preln_L12_lr1e-3_nowarmup", "c8_preln_L12_lr1e-3_warmup100")
+C4_RUNS = ("c4_postln", "c4_postln_nowarmup_lr1e-2", "c4_preln_nowarmup_lr1e-2", "c4_baseline",
+           "c4_baseline_lr1e-3")
+TRAINED = SWEEP + DEEP + C4_RUNS
+# Seed-by-seed comparisons: (key, run a, run b, metric), a minus b.
+COMPARISONS = [
+    ("w100_vs_w0", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
+    ("w200_vs_w100", "c8_postln_lr1e-3_warmup200", "c8_postln_lr1e-3_warmup100", "final_val_loss"),
+    ("w25_vs_w100", "c8_postln_lr1e-3_warmup25", "c8_postln_lr1e-3_warmup100", "final_val_loss"),
+    ("pre_vs_post_w100", "c8_preln_lr1e-3_nowarmup", "c8_postln_lr1e-3_warmup100", "final_val_loss"),
+    ("L12_post_w100_vs_w0", "c8_postln_L12_lr1e-3_warmup100", "c8_postln_L12_lr1e-3_nowarmup", "final_val_loss"),
+    ("L12_pre_w100_vs_w0", "c8_preln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup", "final_val_loss"),
+    ("L12_post_w100_vs_pre_w0", "c8_postln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup", "final_val_loss"),
+]
+
+
+def computed(formula: str, *sources: str, zh: str | None = None) -> Computed:
+    """A computed number's provenance: a bare formula may stay one string; a sentence has both languages."""
+    return Computed(formula={"zh": zh, "en": formula} if zh else formula, sources=list(sources) or [FORMULAS])
+
+
+def init_run(placement: str, layers: int) -> str:
+    return f"c8_init_{placement}_L{layers}"
+
+
+# ---------------------------------------------------------------- the optimizer and the papers' scalings
+
+
+def add_optimizer(reg: Scope, inputs) -> None:
+    base = inputs.experiments.base
+    src = f"{EXPERIMENTS} (base)"
+    reg.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3), computed("the retrain margin on a loss", NUMBERS, zh="重跑时一个损失可能移动的余量"))
+    reg.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2),
+            computed("twice the margin on a loss: a difference of two losses", NUMBERS,
+                     zh="损失余量的两倍：两个损失之差所用的余量"))
+    reg.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0),
+            computed("the retrain margin on anything else", NUMBERS, zh="其他测量值重跑时的余量"))
+    reg.add("left_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
+            computed("how far below the unigram loss a run must get to count as having left it",
+                     "course/common/measured.py (LEFT_UNIGRAM_MARGIN)", zh="一次运行要比一元模型的损失低多少，才算离开了它"))
+    reg.add("beta1", base.beta1, fixed(base.beta1, 2), computed("beta1", src))
+    reg.add("beta2", base.beta2, fixed(base.beta2, 2), computed("beta2", src))
+    reg.add("grad_clip", base.grad_clip, fixed(base.grad_clip, 1), computed("grad_clip", src))
+    reg.add("adam_eps", tw.EXPLORER.eps, scientific(tw.EXPLORER.eps),
+            computed("torch.optim.AdamW's default eps (models/model.py passes none)", TWINS,
+                     zh="torch.optim.AdamW 默认的 eps（models/model.py 没有另行指定）"))
+    steps = inputs.experiments.base.max_steps
+    reg.add("steps", steps, integer(steps), computed("max_steps", src))
+
+    ours = f.first_step_without_bias_correction(base.beta1, base.beta2)
+    reg.add("adam.nobc_step1", ours, fixed(ours, 3),
+            computed("(1 − β1)/√(1 − β2), the project's β", src, FORMULAS, zh="(1 − β1)/√(1 − β2)，本项目的 β"))
+    cited = {c.key: c.value for c in inputs.citations.numbers}
+    for name, key in (("adam_default", "kingma.beta2"), ("vaswani", "vaswani.beta2")):
+        b2 = cited[key]
+        x = f.first_step_without_bias_correction(base.beta1, b2)
+        reg.add(f"adam.nobc_step1.{name}", x, fixed(x, 3),
+                computed(f"(1 − β1)/√(1 − β2), β1 = {base.beta1}, β2 = {key}", "data/citations.json", FORMULAS,
+                         zh=f"(1 − β1)/√(1 − β2)，β1 = {base.beta1}，β2 = {key}"))
+    peak = max(f.bias_correction_ratio(t, base.beta1, base.beta2) for t in range(1, steps + 1))
+    reg.add("adam.nobc_peak", peak, fixed(peak, 2),
+            computed("max over t of (1 − β1^t)/√(1 − β2^t), the project's β", src, FORMULAS,
+                     zh="(1 − β1^t)/√(1 − β2^t) 对 t 的最大值，本项目的 β"))
+    # without the correction the step ramps up: the first update at which it reaches one lr
+    reach = next(t for t in range(1, steps + 1) if f.bias_correction_ratio(t, base.beta1, base.beta2) >= 1)
+    reg.add("adam.nobc_reach1", reach, integer(reach),
+            computed("first t with (1 − β1^t)/√(1 − β2^t) ≥ 1, the project's β", src, FORMULAS,
+                     zh="使 (1 − β1^t)/√(1 − β2^t) ≥ 1 的最小 t，本项目的 β"))
+    b2 = cited["kingma.beta2"]
+    peak = max(f.bias_correction_ratio(t, base.beta1, b2) for t in range(1, steps + 1))
+    reg.add("adam.nobc_peak.adam_default", peak, fixed(peak, 2),
+            computed("max over t of (1 − β1^t)/√(1 − β2^t), β1 = the project's, β2 = kingma.beta2",
+                     "data/citations.json", FORMULAS,
+                     zh="(1 − β1^t)/√(1 − β2^t) 对 t 的最大值，β1 取本项目的，β2 = kingma.beta2"))
+    n = f.radam_unadapted_steps(base.beta2)
+    reg.add("radam.unadapted_steps", n, integer(n), computed("the updates with ρ_t ≤ 4, the project's β2", src, FORMULAS,
+                     zh="ρ_t ≤ 4 的更新次数，本项目的 β2"))
+    for name, b2 in (("ours", base.beta2), ("adam_default", cited["kingma.beta2"])):
+        t90 = f.radam_steps_to(0.9, b2)
+        reg.add(f"radam.to90.{name}", t90, integer(t90),
+                computed("first update with r_t ≥ 0.9", src if name == "ours" else "data/citations.json", FORMULAS,
+                         zh="r_t ≥ 0.9 的第一次更新"))
+    reg.add("radam.fraction", 0.9, percent(0.9, 0), computed("the rectification level quoted", NUMBERS, zh="正文引用的修正系数水平"))
+
+
+def add_scalings(reg: Scope, inputs) -> None:
+    base = inputs.experiments.base
+    exps = inputs.experiments
+    lr = exps.config("c8_postln_lr1e-3_warmup100").lr
+    src = f"{EXPERIMENTS} (base, c8 runs)"
+    for layers in (base.n_layer, exps.config("c8_postln_L12_lr1e-3_warmup100").n_layer):
+        s = base.init_std / math.sqrt(2 * layers)
+        reg.add(f"write_std.L{layers}", s, fixed(s, 5), computed("init_std / √(2 · n_layer)", src))
+        x = f.relative_step(lr, s)
+        reg.add(f"rel_step.write.L{layers}", x, percent(x, 0),
+                computed("lr / (init_std / √(2 · n_layer)): one lr-sized step on a write-back weight", src, FORMULAS,
+                         zh="lr / (init_std / √(2 · n_layer))：写回权重上一个学习率大小的步子"))
+        a, b = f.deepnorm_alpha(layers), f.deepnorm_beta(layers)
+        reg.add(f"deepnorm.alpha.L{layers}", a, fixed(a, 2), computed("(2N)^{1/4}", src, FORMULAS))
+        reg.add(f"deepnorm.beta.L{layers}", b, fixed(b, 2), computed("(8N)^{−1/4}", src, FORMULAS))
+    x = f.relative_step(lr, base.init_std)
+    reg.add("rel_step.weight", x, percent(x, 0), computed("lr / init_std: one lr-sized step on another weight", src, FORMULAS,
+                     zh="lr / init_std：其他权重上一个学习率大小的步子"))
+    lo, hi = min(DEPTHS), max(DEPTHS)
+    x = f.xiong_preln_depth_factor(lo, hi)
+    reg.add("xiong.preln_factor", x, fixed(x, 2), computed(f"√({lo}/{hi}): 1/√L from L = {lo} to {hi}", FORMULAS,
+                     zh=f"√({lo}/{hi})：L 从 {lo} 到 {hi} 时的 1/√L"))
+    reg.add("depth.min", lo, integer(lo), computed("the depth probes' shallowest", NUMBERS, zh="初始化探针中最浅的层数"))
+    reg.add("depth.max", hi, integer(hi), computed("the depth probes' deepest", NUMBERS, zh="初始化探针中最深的层数"))
+    cited = {c.key: c.value for c in inputs.citations.numbers}
+    tokens, batch, seq = cited["olmo2cfg.t_warmup"], cited["olmo2cfg.batch"], cited["olmo2cfg.seq_len"]
+    steps = tokens / (batch * seq)
+    reg.add("olmo2.warmup_steps", steps, integer(round(steps)),
+            computed("t_warmup / (global_train_batch_size × max_sequence_length)", "data/citations.json"))
+
+
+# ---------------------------------------------------------------- the widgets' read-outs (from the twins)
+
+
+def add_explorer(reg: Scope, inputs) -> None:
+    base, spec = inputs.experiments.base, tw.EXPLORER
+    where = TWINS
+    setting = (f"explore, seed {spec.seed}, {spec.params} parameters", f"explore，种子 {spec.seed}，{spec.params} 个参数")
+    steps = base.max_steps
+    reg.add("explorer.window", spec.window, integer(spec.window), computed("the read-outs' first steps", TWINS, zh="读数统计的最初步数"))
+    reg.add("explorer.params", spec.params, integer(spec.params), computed("synthetic parameters", TWINS, zh="合成参数的个数"))
+    reg.add("explorer.default_warmup", spec.default_warmup, integer(spec.default_warmup),
+            computed("the explorer's default warmup", TWINS, zh="预热探索器默认的预热步数"))
+    draws = tw.explorer_draws(spec, steps)
+    at = f"warmup {spec.default_warmup}, cosine, β2 = {base.beta2}, scale 1, signal {spec.default_signal}; {setting[0]}"
+    at_zh = (f"预热 {spec.default_warmup} 步，余弦，β2 = {base.beta2}，尺度 1，信号 {spec.default_signal}；{setting[1]}")
+    e = tw.explore(spec, steps, base.beta1, base.beta2, spec.default_warmup, "cosine", spec.default_scale,
+                   spec.default_signal, draws)
+    e0 = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale, spec.default_signal, draws)
+    for name, x, what, what_zh, text in (
+            ("step1", e.step1, "step 1, bias-corrected", "第 1 步，带偏差修正", lambda v: fixed(v, 4)),
+            ("step1_nobc", e.step1_nobc, "step 1, uncorrected", "第 1 步，不修正偏差", lambda v: fixed(v, 4)),
+            ("travel", e.travel, f"Σ of the first {spec.window} steps", f"前 {spec.window} 步之和", lambda v: significant(v, 3)),
+            ("travel_nowarmup", e.travel_nowarmup, f"Σ of the first {spec.window} steps, no warmup",
+             f"前 {spec.window} 步之和，不预热", lambda v: significant(v, 3))):
+        reg.add(f"explorer.{name}", x, text(x), computed(f"{what}, in units of the peak lr; {at}", where,
+                                                         zh=f"{what_zh}，以峰值学习率为单位；{at_zh}"))
+    reg.add("explorer.travel_ratio", e.travel_ratio, percent(e.travel_ratio, 0),
+            computed(f"travel with warmup / travel without; {at}", where, zh=f"预热时走过的路 / 不预热时的；{at_zh}"))
+    reg.add("explorer.step1_nowarmup", e0.step1, fixed(e0.step1, 3),
+            computed(f"step 1 without warmup, bias-corrected; {at}", where, zh=f"不预热时的第 1 步，带偏差修正；{at_zh}"))
+    reg.add("explorer.step2_nowarmup", e0.adam[1], fixed(e0.adam[1], 2),
+            computed(f"step 2 without warmup, bias-corrected; {at}", where, zh=f"不预热时的第 2 步，带偏差修正；{at_zh}"))
+    late = e0.adam[spec.window - 1]
+    reg.add("explorer.step_window_nowarmup", late, fixed(late, 2),
+            computed(f"step {spec.window} without warmup, bias-corrected; {at}", where,
+                     zh=f"不预热时的第 {spec.window} 步，带偏差修正；{at_zh}"))
+    # the gradient's scale drops out: the same read-out a thousand times smaller
+    small = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale - 3,
+                       spec.default_signal, draws)
+    rel = abs(small.travel_nowarmup / e0.travel_nowarmup - 1)
+    reg.add("explorer.scale_change", rel, scientific(float(f"{rel:.1e}")) if rel else "0",
+            computed(f"relative change of the no-warmup travel when the gradient is 10^−3 times as large; {setting[0]}", where,
+                     zh=f"梯度缩小到 10^−3 倍时，不预热所走路程的相对变化；{setting[1]}"))
+    noise = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale, 0.0, draws)
+    reg.add("explorer.noise_step1", noise.step1, fixed(noise.step1, 3),
+            computed(f"step 1 without warmup when the gradient is pure noise (signal 0); {setting[0]}", where,
+                     zh=f"梯度是纯噪声（信号 0）时不预热的第 1 步；{setting[1]}"))
+    late = noise.adam[spec.window - 1]
+    reg.add("explorer.noise_step_window", late, fixed(late, 2),
+            computed(f"step {spec.window} without warmup when the gradient is pure noise; {setting[0]}", where,
+                     zh=f"梯度是纯噪声时不预热的第 {spec.window} 步；{setting[1]}"))
+
+
+def add_depth(reg: Scope, inputs) -> None:
+    base, spec = inputs.experiments.base, tw.DEPTH
+    where = TWINS
+    setting = (f"stack, seed {spec.seed}, d = {spec.width}, T = {spec.tokens}",
+               f"stack，种子 {spec.seed}，d = {spec.width}，T = {spec.tokens}")
+    presets = tw.depth_presets(spec.width, base.init_std, base.d_model)
+    z = tw.depth_draws(spec)
+    lo, hi = spec.depths[0], spec.depths[-1]
+    reg.add("sim.depth_lo", lo, integer(lo), computed("the depth chart's shallowest stack", TWINS, zh="深度图里最浅的堆叠"))
+    reg.add("sim.depth_hi", hi, integer(hi), computed("the depth chart's deepest stack", TWINS, zh="深度图里最深的堆叠"))
+    reg.add("sim.default_layers", spec.default_layers, integer(spec.default_layers), computed("the default depth", TWINS, zh="默认层数"))
+    reg.add("sim.width", spec.width, integer(spec.width), computed("the toy's width", TWINS, zh="小堆叠的宽度"))
+    x = f.xiong_preln_depth_factor(lo, hi)
+    reg.add("sim.xiong_factor", x, fixed(x, 2), computed(f"√({lo}/{hi})", FORMULAS))
+    blo, bhi = f.xiong_preln_stream_rms_bounds(hi)
+    reg.add("sim.lemma_rms_lo", blo, fixed(blo, 1), computed(f"√(1 + L/2), L = {hi} (Xiong et al., Lemma 2)", FORMULAS,
+                     zh=f"√(1 + L/2)，L = {hi}（Xiong 等人的引理 2）"))
+    reg.add("sim.lemma_rms_hi", bhi, fixed(bhi, 1), computed(f"√(1 + 3L/2), L = {hi} (Xiong et al., Lemma 2)", FORMULAS,
+                     zh=f"√(1 + 3L/2)，L = {hi}（Xiong 等人的引理 2）"))
+    i = spec.depths.index(spec.default_layers)
+    for name, preset, scale in (("xavier", presets["xavier"], False), ("ours", presets["ours"], True),
+                                ("ours_unscaled", presets["ours"], False)):
+        c = tw.depth_curve(spec, z, preset, scale, base.norm_eps)
+        at = f"{name} init{', write-backs × 1/√(2L)' if scale else ''}; {setting[0]}"
+        at_zh = f"{name} 初始化{'，写回 × 1/√(2L)' if scale else ''}；{setting[1]}"
+        for pl, ys in (("post", c.post), ("pre", c.pre)):
+            r = ys[-1] / ys[0]
+            reg.add(f"sim.{name}.{pl}.depth_ratio", r, fixed(r, 2),
+                    computed(f"last layer's ‖∂L/∂W²‖ at L = {hi} / at L = {lo}; {at}", where,
+                             zh=f"最后一层的 ‖∂L/∂W²‖，L = {hi} 时 / L = {lo} 时；{at_zh}"))
+        r = c.pre[i] / c.post[i]
+        reg.add(f"sim.{name}.pre_over_post", r, significant(r, 2),
+                computed(f"Pre-Norm's last-layer ‖∂L/∂W²‖ / Post-LN's at L = {spec.default_layers}; {at}", where,
+                         zh=f"L = {spec.default_layers} 时 Pre-Norm 最后一层的 ‖∂L/∂W²‖ / Post-LN 的；{at_zh}"))
+        reg.add(f"sim.{name}.pre_rms_hi", c.pre_rms[-1], significant(c.pre_rms[-1], 2),
+                computed(f"RMS of Pre-Norm's final stream at L = {hi}; {at}", where, zh=f"L = {hi} 时 Pre-Norm 最终残差流的 RMS；{at_zh}"))
+        reg.add(f"sim.{name}.pre_rms_lo", c.pre_rms[0], significant(c.pre_rms[0], 2),
+                computed(f"RMS of Pre-Norm's final stream at L = {lo}; {at}", where, zh=f"L = {lo} 时 Pre-Norm 最终残差流的 RMS；{at_zh}"))
+        matched = (c.pre[-1] * c.pre_rms[-1]) / (c.pre[0] * c.pre_rms[0])
+        reg.add(f"sim.{name}.pre_matched_depth_ratio", matched, fixed(matched, 2),
+                computed(f"(‖∂L/∂W²‖ × final-stream RMS) at L = {hi} / at L = {lo}, Pre-Norm; {at}", where,
+                         zh=f"Pre-Norm 的 (‖∂L/∂W²‖ × 最终残差流 RMS)，L = {hi} 时 / L = {lo} 时；{at_zh}"))
+    reg.add("sim.ours.weight_std", presets["ours"].weight_std, fixed(presets["ours"].weight_std, 3),
+            computed("init_std · √(d_model / d): our model's std per √fan-in at the toy's width", f"{EXPERIMENTS} (base)", TWINS,
+                     zh="init_std · √(d_model / d)：按小堆叠的宽度换算的我们模型的初始化标准差"))
+    reg.add("sim.ours.input_std", presets["ours"].input_std, fixed(presets["ours"].input_std, 3),
+            computed("init_std · √2: a token and a position embedding added", f"{EXPERIMENTS} (base)", TWINS,
+                     zh="init_std · √2：词嵌入与位置嵌入相加"))
+
+
+# ---------------------------------------------------------------- measured: the init-only depth probes
+
+
+def add_probes(reg: Scope, results: Results) -> None:
+    """For every placement and depth: the last block's FFN-output gradient (Xiong et al.'s W²), the RMS of
+    the stream its last norm reads, their product (the gradient at matched stream scale: the final
+    norm's 1/RMS taken out), and the top block's gradient over the bottom block's. Then, seed by seed,
+    how the first changes from the shallowest to the deepest stack, and how the placements compare."""
+    lo, hi = min(DEPTHS), max(DEPTHS)
+    per = {}
+    for p in PLACEMENTS:
+        for L in DEPTHS:
+            run = init_run(p, L)
+            if run not in results.runs:
+                continue
+            rs = results.runs[run]
+            prov = provenance(rs, {"zh": f"{run}（初始化探针）", "en": f"{run} (init probe)"})
+            w2 = [r.init.ffn_out_grad_norm[-1] for r in rs]
+            rms = [r.init.stream_rms[-1] for r in rs]
+            per[(p, L)] = {"seeds": [r.config.seed for r in rs], "w2": w2, "rms": rms,
+                           "matched": [a * b for a, b in zip(w2, rms)], "prov": prov}
+            k = f"init.{p}.L{L}"
+            spread_keys(reg, f"{k}.w2", w2, lambda x: significant(x, 3), prov)
+            spread_keys(reg, f"{k}.rms", rms, lambda x: significant(x, 3), prov)
+            spread_keys(reg, f"{k}.matched", per[(p, L)]["matched"], lambda x: significant(x, 3), prov)
+            spread_keys(reg, f"{k}.top_over_bottom",
+                        [r.init.block_grad_norm[-1] / r.init.block_grad_norm[0] for r in rs],
+                        lambda x: fixed(x, 2), prov)
+        a, b = per.get((p, lo)), per.get((p, hi))
+        if a and b and a["seeds"] == b["seeds"]:
+            prov = provenance(results.runs[init_run(p, hi)], {"zh": f"{init_run(p, hi)} / {init_run(p, lo)}（初始化探针）",
+                                                         "en": f"{init_run(p, hi)} / {init_run(p, lo)} (init probes)"})
+            spread_keys(reg, f"init.{p}.depth_ratio", [y / x for x, y in zip(a["w2"], b["w2"])], lambda x: fixed(x, 2), prov)
+            spread_keys(reg, f"init.{p}.rms_growth", [y / x for x, y in zip(a["rms"], b["rms"])], lambda x: fixed(x, 2), prov)
+            spread_keys(reg, f"init.{p}.matched_depth_ratio", [y / x for x, y in zip(a["matched"], b["matched"])],
+                        lambda x: fixed(x, 2), prov)
+    # the two placements at each depth, scaled init (our model's), seed by seed
+    raw, matched, prov = [], [], None
+    for L in DEPTHS:
+        post, pre = per.get(("postln", L)), per.get(("preln", L))
+        if not (post and pre and post["seeds"] == pre["seeds"]):
+            raw = matched = None
+            break
+        raw += [b / a for a, b in zip(post["w2"], pre["w2"])]
+        matched += [b / a for a, b in zip(post["matched"], pre["matched"])]
+        prov = provenance(results.runs[init_run("preln", L)], {"zh": "c8_init_preln_L* / c8_init_postln_L*（初始化探针）",
+                                                              "en": "c8_init_preln_L* / c8_init_postln_L* (init probes)"})
+    if raw:
+        spread_keys(reg, "init.pre_over_post.raw", raw, lambda x: significant(x, 2), prov)
+        spread_keys(reg, "init.pre_over_post.matched", matched, lambda x: fixed(x, 2), prov)
+
+
+# ---------------------------------------------------------------- measured: training
+
+
+def val_extremes(r) -> tuple[float, float]:
+    """The lowest validation loss after the first update, and the unigram loss."""
+    vals = [v for s, v in zip(r.val.step, r.val.loss) if s > 0 and v is not None]
+    return min(vals), r.corpus.unigram_floor
+
+
+def plateau_end(r) -> int:
+    """The last validation step after the first update at which the loss is not yet clearly below the unigram
+    loss (above it less LEFT_UNIGRAM_MARGIN); 0 when every evaluation is clearly below it."""
+    floor = r.corpus.unigram_floor
+    return max([s for s, v in zip(r.val.step, r.val.loss) if s > 0 and v is not None and v > floor - LEFT_UNIGRAM_MARGIN],
+               default=0)
+
+
+def add_training(reg: Scope, results: Results) -> None:
+    for run in TRAINED:
+        if run not in results.runs:
+            continue
+        rs = results.runs[run]
+        prov = provenance(rs, run)
+        # a seed has clearly left the unigram loss when its best validation loss is below it by the margin
+        # and the retrain margin; it has clearly stalled when its best stays above the margin less that
+        left = sum(lo < floor - LEFT_UNIGRAM_MARGIN - MARGIN_LOSS for lo, floor in map(val_extremes, rs))
+        stalled = sum(lo > floor - LEFT_UNIGRAM_MARGIN + MARGIN_LOSS for lo, floor in map(val_extremes, rs))
+        reg.add(f"left.{run}", left, integer(left), prov)
+        reg.add(f"stalled.{run}", stalled, integer(stalled), prov)
+        finals = [r.metrics.final_val_loss - r.corpus.unigram_floor if r.metrics.final_val_loss is not None
+                  else "diverged" for r in rs]
+        spread_keys(reg, f"above_unigram.{run}", finals, lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"best_below_unigram.{run}", [floor - lo for lo, floor in map(val_extremes, rs)],
+                    lambda x: fixed(x, 3), prov)
+        # the seeds that clearly left: the first validation step at which each is clearly below the line
+        lefts = [r for r in rs if val_extremes(r)[0] < val_extremes(r)[1] - LEFT_UNIGRAM_MARGIN - MARGIN_LOSS]
+        if lefts:
+            spread_keys(reg, f"left_step.{run}", [left_unigram_step(r) for r in lefts], integer, prov)
+        # the last validation step at which a seed is still on the unigram loss (not yet clearly below it);
+        # defined for every seed, so it does not hang on which seeds count as having left
+        spread_keys(reg, f"plateau_end.{run}", [plateau_end(r) for r in rs], integer, prov)
+        # the largest gradient norm before clipping over the whole run (what clipping acts on)
+        spread_keys(reg, f"grad_max.{run}", [max(g for g in r.curves.grad_norm if g is not None) for r in rs],
+                    lambda x: significant(x, 2), prov)
+        if all(r.trace is not None and r.trace.update_norm for r in rs):
+            add_trace(reg, run, rs, prov)
+    for key, a, b, metric in COMPARISONS:
+        if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
+            compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
+
+
+def add_trace(reg: Scope, run: str, rs, prov) -> None:
+    """What the first traced updates did: the size of the first update (whole model, and per parameter,
+    which bias-corrected Adam makes ≈ lr), how far the parameters travelled over the first 50 updates,
+    and how the bottom block's gradient compares with the top block's by the end of the trace."""
+    k = f"trace.{run}"
+    window = tw.EXPLORER.window
+    spread_keys(reg, f"{k}.step1", [r.trace.update_norm[0] for r in rs], lambda x: significant(x, 3), prov)
+    spread_keys(reg, f"{k}.step1_per_lr", [r.trace.update_norm[0] / (r.curves.lr[0] * math.sqrt(r.parameters))
+                                           for r in rs], lambda x: fixed(x, 3), prov)
+    spread_keys(reg, f"{k}.travel", [sum(r.trace.update_norm[:window]) for r in rs], lambda x: significant(x, 3), prov)
+    spread_keys(reg, f"{k}.grad_step1", [r.curves.grad_norm[0] for r in rs], lambda x: significant(x, 2), prov)
+
+    def ratio(r, i):
+        g = r.trace.block_grad_norm[i]
+        return g[0] / g[-1]
+    spread_keys(reg, f"{k}.bottom_over_top.end", [ratio(r, -1) for r in rs], lambda x: significant(x, 2), prov)
+    spread_keys(reg, f"{k}.bottom_over_top.min", [min(ratio(r, i) for i in range(len(r.trace.step))) for r in rs],
+                lambda x: significant(x, 2), prov)
+    # the same two read-outs over the seeds that stalled and over those that left, where a run has both
+    for name, sign in (("stalled", 1), ("left", -1)):
+        sub = [r for r in rs if sign * (val_extremes(r)[0] - val_extremes(r)[1] + LEFT_UNIGRAM_MARGIN) > MARGIN_LOSS]
+        if sub and len(sub) < len(rs):
+            spread_keys(reg, f"{k}.bottom_over_top.end.{name}", [ratio(r, -1) for r in sub], lambda x: significant(x, 2), prov)
+            spread_keys(reg, f"{k}.bottom_over_top.min.{name}",
+                        [min(ratio(r, i) for i in range(len(r.trace.step))) for r in sub], lambda x: significant(x, 2), prov)
+    steps = len(rs[0].trace.step)
+    reg.add(f"{k}.steps", steps, integer(steps), prov)
+    predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)
+    reg.add(f"{k}.predicted_step1", predicted, significant(predicted, 3),
+            computed("lr of the first update · √(parameters): every parameter moving by that lr",
+                     EXPERIMENTS, FORMULAS,
+                     zh="第一次更新的学习率乘以参数个数的平方根：每个参数都移动这个学习率"))
+
+
+def add_numbers(reg: Scope, inputs) -> None:
+    add_optimizer(reg, inputs)
+    add_scalings(reg, inputs)
+    add_explorer(reg, inputs)
+    add_depth(reg, inputs)
+    add_probes(reg, inputs.results)
+    add_training(reg, inputs.results)
