@@ -3,6 +3,7 @@ final loss by about 1e-3 (other matmul kernels round differently in the last bit
 flips under such a difference claims more than our runs show. Every note must hold when every measured
 loss moves by LOSS_SHIFT (three times the difference seen) and every other measured quantity by
 RELATIVE_SHIFT, each result in its own direction, over several patterns of directions."""
+import json
 import random
 
 import pytest
@@ -59,3 +60,23 @@ def test_every_reading_note_holds_under_a_cross_machine_difference(units, pertur
         except ClaimError as e:  # each pattern's failures are collected, then reported together
             failures.append(f"{label}:\n{e}")
     assert not failures, "\n\n".join(failures)
+
+
+def test_every_lesson_with_a_failing_note_is_named_not_only_the_first(tmp_path):
+    """One lesson's failing notes must not hide the next lesson's: the build lists them all at once."""
+    from types import SimpleNamespace
+
+    from course.core.errors import ClaimError
+    from course.core.numbers import check_all_claims
+    from course.core.registry import Computed, Registry
+    reg = Registry()
+    reg.add("x", 1.0, "1", Computed(formula="x", sources=["here"]))
+    units = []
+    for name in ("first", "second"):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"provenance": {"zh": "说明。", "en": "Note."}, "claims": [
+            {"id": f"{name}-note", "zh": "句子。", "en": "A sentence.", "check": "{x} > 2", "why": "fails"}]}))
+        units.append(SimpleNamespace(claims=path))
+    with pytest.raises(ClaimError) as e:
+        check_all_claims(SimpleNamespace(all=units), reg)
+    assert "first-note" in str(e.value) and "second-note" in str(e.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from course.core.claims import check_claims
+from course.core.errors import ClaimError
 from course.core.registry import Registry
 from course.core.units import Units
 
@@ -20,5 +21,15 @@ def build_registry(units: Units, inputs, root: Path | None = None) -> Registry:
 
 
 def check_all_claims(units: Units, reg: Registry, paths=None) -> int:
-    """How many reading notes hold; a ClaimError names every one that does not, in every lesson."""
-    return sum(check_claims(reg, u.claims, paths) for u in units.all if u.claims)
+    """How many reading notes hold; a ClaimError names every one that does not, in every lesson (one lesson's
+    failing notes do not hide the next lesson's)."""
+    held, failed = 0, []
+    for u in units.all:
+        if u.claims:
+            try:
+                held += check_claims(reg, u.claims, paths)
+            except ClaimError as e:
+                failed.append(str(e))
+    if failed:
+        raise ClaimError("\n".join(failed))
+    return held
