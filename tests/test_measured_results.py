@@ -128,3 +128,22 @@ def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
         fig = json.loads(text)
         assert set(fig) == {"zh", "en"}
         assert fig["zh"]["layout"]["title"]["text"] != fig["en"]["layout"]["title"]["text"]
+
+
+def test_a_mixed_set_of_results_names_every_device_with_its_seeds(results, tmp_path):
+    """Seeds trained on different machines are named as such (a page once named the last seed's machine for
+    all), and the commit and date are the newest result's."""
+    shutil.copytree(RESULTS, tmp_path / "results")
+    f = tmp_path / "results" / "cpu" / "c4_baseline" / "seed1339.json"
+    doc = json.loads(f.read_text())
+    doc["provenance"].update(device_name="Other CPU", date="2099-01-01", commit="f" * 40)
+    f.write_text(json.dumps(doc))
+    reg = registry_from(tmp_path / "results")
+    n = reg.numbers["run.c4_baseline.final_val_loss"]
+    kept = results.runs["c4_baseline"][0].provenance.device_name
+    assert n.provenance.device == {"zh": f"{kept}（种子 1337、1338）；Other CPU（种子 1339）",
+                                   "en": f"{kept} (seeds 1337, 1338); Other CPU (seed 1339)"}
+    assert (n.provenance.date, n.provenance.commit) == ("2099-01-01", "f" * 40)
+    device = reg.numbers["measure.device"].text
+    assert "Other CPU" in device["zh"] and "Other CPU" in device["en"] and "（每次运行" in device["zh"]
+    assert reg.numbers["measure.commit"].value == "f" * 40
