@@ -1,7 +1,9 @@
 """The residual lesson's figures, from the committed results of every seed: validation loss for the
 baseline and the two residual ablations, the residual stream's RMS per layer at init and at the end, and
 the gradient each block receives at init and at the end. Every chart shows the spread over seeds: a shaded band (or error
-bars) from the smallest to the largest seed around their mean. A run without results yet is left out."""
+bars) from the smallest to the largest seed around their mean. The loss chart draws the unscaled run one line per seed
+instead: its seeds split (one ends far below the other two), and a band would hide which seed went where. A run
+without results yet is left out."""
 from __future__ import annotations
 
 from course.common.measured import BASELINE, Results
@@ -11,6 +13,7 @@ from course.core.units import Figure
 from lessons.c4_residual.numbers import NO_RESIDUAL, NO_SCALING, RUNS, sci
 
 COLORS = {BASELINE: "#3b6fd4", NO_RESIDUAL: "#d9534f", NO_SCALING: "#2ca58d"}  # mid-tones, both palettes
+PER_SEED = (NO_SCALING,)   # runs the loss chart draws seed by seed
 RUN_LABELS = {
     BASELINE: {"zh": "基线：x + F(x)，写回按 1/√N 初始化", "en": "baseline: x + F(x), write-back init × 1/√N"},
     NO_RESIDUAL: {"zh": "无残差：子层输出取代残差流", "en": "no residual: each sublayer replaces the stream"},
@@ -19,12 +22,14 @@ RUN_LABELS = {
 T = {
     "zh": {"step": "训练步数", "loss": "验证损失（nats/字）", "unigram": "一元模型的损失", "init": "初始化时",
            "end": "训练结束", "layer": "层（0 = 嵌入之后）", "rms": "残差流 RMS（对数轴）", "block": "块",
-           "grad": "块内参数的梯度范数（对数轴）", "seeds": "阴影与误差棒：{n} 个种子的最小到最大"},
+           "grad": "块内参数的梯度范数（对数轴）", "seeds": "阴影与误差棒：{n} 个种子的最小到最大",
+           "per_seed": "；写回不缩放的运行每个种子一条线，因为它的种子分成了两种", "seed": "，种子 {s}"},
     "en": {"step": "step", "loss": "validation loss (nats/char)", "unigram": "unigram model's loss",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS (log axis)", "block": "block",
            "grad": "gradient norm of the block's parameters (log axis)",
-           "seeds": "bands and error bars: min to max over {n} seeds"},
+           "seeds": "bands and error bars: min to max over {n} seeds",
+           "per_seed": "; the unscaled run one line per seed, since its seeds split", "seed": ", seed {s}"},
 }
 
 
@@ -49,6 +54,13 @@ def loss_curves(results: Results, lang: str) -> dict:
     t, runs = T[lang], present(results)
     data = []
     for name, rs in runs.items():
+        if name in PER_SEED:                                   # one line per seed, no band, no mean
+            for r in rs:
+                data.append({"type": "scatter", "mode": "lines+markers", "x": r.val.step, "y": r.val.loss,
+                             "legendgroup": name, "marker": {"size": 4},
+                             "name": f"{RUN_LABELS[name][lang]}{t['seed'].format(s=r.config.seed)}",
+                             "line": {"color": COLORS[name], "width": 1.2, "dash": "dot"}})
+            continue
         steps = min((r.val.step for r in rs), key=len)       # a diverged seed stops early
         cols = [[r.val.loss[i] for r in rs if r.val.loss[i] is not None] for i in range(len(steps))]
         mean, lo, hi = spread(cols)
@@ -61,16 +73,17 @@ def loss_curves(results: Results, lang: str) -> dict:
                  "name": f"{t['unigram']} {fixed(unigram, 3)}", "line": {"color": REFERENCE_COLOR, "dash": "dash"}})
     title = ("验证损失：去掉残差、去掉写回缩放，与基线对照" if lang == "zh"
              else "Validation loss: without the residual, without the write-back scaling, and the baseline")
-    layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>", xaxis={"title": {"text": t["step"]}},
+    layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}{t['per_seed'] if NO_SCALING in runs else ''}</sub>",
+                         xaxis={"title": {"text": t["step"]}},
                          yaxis={"title": {"text": t["loss"]}}, margin={"l": 60, "r": 20, "t": 80, "b": 50})
     ends = {name: [r.metrics.final_val_loss for r in rs if r.metrics.final_val_loss is not None]
             for name, rs in runs.items()}
     parts = [f"{RUN_LABELS[n][lang]} {fixed(min(v), 3)}–{fixed(max(v), 3)}" for n, v in ends.items() if v]
     sep = "；" if lang == "zh" else "; "
-    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大；虚线是一元模型的损失 "
+    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大（写回初始化不乘 1/√N 的运行每个种子一条点线）；虚线是一元模型的损失 "
            f"{fixed(unigram, 3)}。最终验证损失：{sep.join(parts)}。" if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} runs, shaded from the lowest to the highest "
-           f"seed; the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
+           f"seed (the run without the 1/√N write-back init one dotted line per seed); the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
            f"{sep.join(parts)}.")
     return {"data": data, "layout": layout, "alt": alt}
 

@@ -24,7 +24,7 @@ TWINS = "course/common/twins.py"
 CITATIONS = "data/citations.json"
 
 
-def computed(formula: str, *sources: str) -> Computed:
+def computed(formula: "str | dict[str, str]", *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
@@ -41,10 +41,10 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     t = inputs.anchor.config.text_config
     per_layer = chapter.residual_writes(1)
     reg.add("anchor.sublayers_per_layer", per_layer, integer(per_layer),
-            computed("residual_writes(1): attention and FFN each add once per layer", "course/common/formulas.py"))
+            computed({"zh": "residual_writes(1)：每层注意力和 FFN 各加一次", "en": "residual_writes(1): attention and FFN each add once per layer"}, "course/common/formulas.py"))
     concat = (chapter.residual_writes(t.num_hidden_layers) + 1) * t.hidden_size
     reg.add("anchor.concat_width", concat, integer(concat),
-            computed("(2 × num_hidden_layers + 1) × hidden_size: x_0 and every write side by side",
+            computed({"zh": "(2 × num_hidden_layers + 1) × hidden_size：x_0 和每次写入并排放", "en": "(2 × num_hidden_layers + 1) × hidden_size: x_0 and every write side by side"},
                      anchor_source("hidden_size")))
     w = f.width_per_write(t.hidden_size, chapter.residual_writes(t.num_hidden_layers))
     reg.add("anchor.width_per_write", w, fixed(w, 0),
@@ -62,9 +62,9 @@ def add_paths(reg: Scope, inputs: Inputs) -> None:
     reg.add("paths.default_blocks", PATHS_DEFAULT, integer(PATHS_DEFAULT), computed(widget, NUMBERS))
     reg.add("paths.max_blocks", PATHS_MAX, integer(PATHS_MAX), computed(widget, NUMBERS))
     n = f.path_count(PATHS_DEFAULT)
-    reg.add("paths.default_count", n, integer(n), computed("2^n at the widget's default n"))
+    reg.add("paths.default_count", n, integer(n), computed({"zh": "小工具默认 n 下的 2^n", "en": "2^n at the widget's default n"}))
     k = f.paths_skipping(PATHS_DEFAULT, 1)
-    reg.add("paths.default_skipping_one", k, integer(k), computed("2^(n − 1): paths around one chosen block"))
+    reg.add("paths.default_skipping_one", k, integer(k), computed({"zh": "2^(n − 1)：绕开选中的一个子层的路径", "en": "2^(n − 1): paths around one chosen block"}))
 
     # the anchor: every sublayer is one residual branch
     writes = chapter.residual_writes(inputs.anchor.config.text_config.num_hidden_layers)
@@ -72,11 +72,10 @@ def add_paths(reg: Scope, inputs: Inputs) -> None:
     count = f.path_count(writes)
     reg.add("paths.anchor", count, power_of_ten(count), computed("2^(2 × num_hidden_layers)", src, FORMULAS))
     reg.add("paths.anchor.mean_length", writes / 2, fixed(writes / 2, 0),
-            computed("n / 2: the mean of the binomial path lengths", src, FORMULAS))
+            computed({"zh": "n / 2：二项分布路径长度的均值", "en": "n / 2: the mean of the binomial path lengths"}, src, FORMULAS))
     lo, hi = f.central_lengths(writes, 0.95)
     share = f.share_of_paths_between(writes, lo, hi)
-    where = computed("central_lengths(2 × num_hidden_layers, 0.95): the narrowest range around n/2 "
-                     "holding at least 95% of the paths", src, FORMULAS)
+    where = computed({"zh": "central_lengths(2 × num_hidden_layers, 0.95)：n/2 附近至少包含 95% 路径的最窄范围", "en": "central_lengths(2 × num_hidden_layers, 0.95): the narrowest range around n/2 holding at least 95% of the paths"}, src, FORMULAS)
     reg.add("paths.anchor.central_min", lo, integer(lo), where)
     reg.add("paths.anchor.central_max", hi, integer(hi), where)
     reg.add("paths.anchor.central_share", share, percent(share, 1), where)
@@ -89,7 +88,7 @@ def add_paths(reg: Scope, inputs: Inputs) -> None:
         lo, hi = int(cited[a]), int(cited[b])
         share = f.share_of_paths_between(m, lo, hi)
         reg.add(f"paths.veit.{name}_share", share, percent(share, 2 if share < 0.01 else 1),
-                computed(f"share of the 2^{m} paths that pass through {lo} to {hi} modules (binomial)",
+                computed({"zh": f"2^{m} 条路径里经过 {lo} 到 {hi} 个模块的比例（二项分布）", "en": f"share of the 2^{m} paths that pass through {lo} to {hi} modules (binomial)"},
                          CITATIONS, FORMULAS))
 
 
@@ -112,35 +111,44 @@ def sim_words(gain: float, residual: bool, prenorm: bool, scale: bool) -> str:
             f"pre-RMSNorm {'on' if prenorm else 'off'}, write-back × 1/√N {'on' if scale else 'off'}")
 
 
+def sim_words_zh(gain: float, residual: bool, prenorm: bool, scale: bool) -> str:
+    on = lambda x: "开" if x else "关"   # noqa: E731
+    return (f"N = {SIM.default_layers}，增益 = {gain}，残差{on(residual)}，子层入口 RMSNorm {on(prenorm)}，"
+            f"写回 × 1/√N {on(scale)}")
+
+
+WHEN_ZH = {"init": "初始化时", "end": "训练结束时"}
+
+
 def add_simulator(reg: Scope) -> None:
     """The simulator's read-outs from its Python twin, so the prose quotes exactly what the widget shows
     (the widget prints two decimals; a ratio too small for them also gets its scientific form)."""
     where = f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"
     reg.add("sim.default_layers", SIM.default_layers, integer(SIM.default_layers),
-            computed("the simulator's default N", where))
-    reg.add("sim.width", SIM.width, integer(SIM.width), computed("d: the width of the stream and of each sublayer", where))
-    reg.add("sim.max_layers", SIM.layers_max, integer(SIM.layers_max), computed("the simulator's largest N", where))
+            computed({"zh": "模拟器默认的 N", "en": "the simulator's default N"}, where))
+    reg.add("sim.width", SIM.width, integer(SIM.width), computed({"zh": "d：残差流和每个子层的宽度", "en": "d: the width of the stream and of each sublayer"}, where))
+    reg.add("sim.max_layers", SIM.layers_max, integer(SIM.layers_max), computed({"zh": "模拟器最大的 N", "en": "the simulator's largest N"}, where))
     reg.add("sim.default_gain", SIM.default_gain, fixed(SIM.default_gain, 2),
-            computed("the simulator's default init gain", where))
-    reg.add("sim.low_gain", LOW_GAIN, fixed(LOW_GAIN, 2), computed("a gain below the default", NUMBERS))
-    reg.add("sim.high_gain", HIGH_GAIN, fixed(HIGH_GAIN, 2), computed("a gain above the default", NUMBERS))
+            computed({"zh": "模拟器默认的初始化增益", "en": "the simulator's default init gain"}, where))
+    reg.add("sim.low_gain", LOW_GAIN, fixed(LOW_GAIN, 2), computed({"zh": "低于默认值的一个增益", "en": "a gain below the default"}, NUMBERS))
+    reg.add("sim.high_gain", HIGH_GAIN, fixed(HIGH_GAIN, 2), computed({"zh": "高于默认值的一个增益", "en": "a gain above the default"}, NUMBERS))
     for name, setting in SIM_SETTINGS.items():
         r = simulate(SIM.default_layers, *setting)
         if name == "on":
             reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
-                    computed("RMS of the residual stream x_0 before the first sublayer", where))
-        at = sim_words(*setting)
+                    computed({"zh": "第一个子层之前残差流 x_0 的 RMS", "en": "RMS of the residual stream x_0 before the first sublayer"}, where))
+        at, at_zh = sim_words(*setting), sim_words_zh(*setting)
         reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
-                computed(f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}", where))
+                computed({"zh": f"最底层入口的 ‖∂L/∂x‖ / 最顶层入口的 ‖∂L/∂x‖；{at_zh}", "en": f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}"}, where))
         if r.grad_ratio < 0.01:
             reg.add(f"sim.{name}.grad_ratio_exact", r.grad_ratio, scientific(float(f"{r.grad_ratio:.1e}")),
-                    computed(f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖ (two significant digits); {at}", where))
+                    computed({"zh": f"最底层入口的 ‖∂L/∂x‖ / 最顶层入口的 ‖∂L/∂x‖（两位有效数字）；{at_zh}", "en": f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖ (two significant digits); {at}"}, where))
         reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
-                computed(f"RMS of the final residual stream; {at}", where))
+                computed({"zh": f"最终残差流的 RMS；{at_zh}", "en": f"RMS of the final residual stream; {at}"}, where))
         reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], fixed(r.stream_rms / r.stream[0], 1) + "×",
-                computed(f"RMS of the final stream / RMS of x_0; {at}", where))
+                computed({"zh": f"最终残差流的 RMS / x_0 的 RMS；{at_zh}", "en": f"RMS of the final stream / RMS of x_0; {at}"}, where))
         reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
-                computed(f"RMS of the top sublayer's input; {at}", where))
+                computed({"zh": f"最顶层子层输入的 RMS；{at_zh}", "en": f"RMS of the top sublayer's input; {at}"}, where))
 
 
 # ---------------------------------------------------------------- growth: √(n + 1) against the simulator
@@ -156,21 +164,21 @@ def add_growth(reg: Scope) -> None:
         reg.add(f"growth.{key}", values, {"zh": f"{integer(len(values))} 个值", "en": f"{integer(len(values))} values"},
                 computed(what, where))
     for name, n in (("at_default", SIM.default_layers), ("at_max", SIM.layers_max)):
-        reg.add(f"growth.{name}.n", n, integer(n), computed("writes counted", where))
+        reg.add(f"growth.{name}.n", n, integer(n), computed({"zh": "写入次数", "en": "writes counted"}, where))
         reg.add(f"growth.{name}.law", g.law[n], fixed(g.law[n], 2), computed(f"√(n + 1), n = {n}", FORMULAS))
         reg.add(f"growth.{name}.sim", g.stream[n], fixed(g.stream[n], 2),
-                computed(f"the simulator's stream RMS after n = {n} writes", where))
+                computed({"zh": f"写入 n = {n} 次后模拟器里残差流的 RMS", "en": f"the simulator's stream RMS after n = {n} writes"}, where))
         reg.add(f"growth.{name}.independent", g.independent[n], fixed(g.independent[n], 2),
-                computed(f"√(RMS(x_0)² + Σ RMS(write)²) over the first {n} writes", where, FORMULAS))
+                computed({"zh": f"前 {n} 次写入的 √(RMS(x_0)² + Σ RMS(写入)²)", "en": f"√(RMS(x_0)² + Σ RMS(write)²) over the first {n} writes"}, where, FORMULAS))
         ratio = g.stream[n] / g.law[n]
         reg.add(f"growth.{name}.sim_over_law", ratio, percent(ratio, 0),
-                computed(f"simulator / √(n + 1) at n = {n}", where))
-    reg.add("growth.first_write", g.write[0], fixed(g.write[0], 2), computed("RMS of the first write", where))
+                computed({"zh": f"n = {n} 时的 模拟器 / √(n + 1)", "en": f"simulator / √(n + 1) at n = {n}"}, where))
+    reg.add("growth.first_write", g.write[0], fixed(g.write[0], 2), computed({"zh": "第一次写入的 RMS", "en": "RMS of the first write"}, where))
     reg.add("growth.last_write", g.write[-1], fixed(g.write[-1], 2),
-            computed(f"RMS of write {SIM.layers_max}", where))
+            computed({"zh": f"第 {SIM.layers_max} 次写入的 RMS", "en": f"RMS of write {SIM.layers_max}"}, where))
     t = f.tanh_rms(g.gain)
     reg.add("growth.tanh_unit_rms", t, fixed(t, 2),
-            computed(f"√E[tanh(g·z)²], z ~ N(0, 1), g = {g.gain}: a tanh write of an input of RMS 1", FORMULAS))
+            computed({"zh": f"√E[tanh(g·z)²]，z ~ N(0, 1)，g = {g.gain}：输入 RMS 为 1 时一次 tanh 写入", "en": f"√E[tanh(g·z)²], z ~ N(0, 1), g = {g.gain}: a tanh write of an input of RMS 1"}, FORMULAS))
 
 
 # ---------------------------------------------------------------- wider streams (2025–2026)
@@ -194,12 +202,13 @@ def add_divergence(reg: Scope, inputs: Inputs) -> None:
             computed("⌈num_hidden_layers / attn_res_block_size⌉", src, FORMULAS))
     last = k3.num_layers - (b - 1) * k3.attn_res_block_size
     reg.add("kimi_k3.attn_res_last_block", last, integer(last),
-            computed("layers left for the last block", src, FORMULAS))
+            computed({"zh": "留给最后一块的层数", "en": "layers left for the last block"}, src, FORMULAS))
 
 
 # ---------------------------------------------------------------- measured
 
 NO_RESIDUAL, NO_SCALING = "c2_no_residual", "c2_no_proj_scaling"
+SPLIT_STEP = 150   # the validation step at which lesson 1 reads GELU 4d's split (lessons/c4_ffn/numbers.py)
 RUNS = (BASELINE, NO_RESIDUAL, NO_SCALING)
 # The comparisons the reading notes rest on: (key, run a, run b, metric), a minus b seed by seed.
 COMPARISONS = [
@@ -213,8 +222,12 @@ COMPARISONS = [
 
 
 def sci(x: float) -> str:
-    """Two significant digits; below 0.01 in the form configs and papers use (2.5e−8), else plainly (4.0)."""
-    return scientific(float(f"{x:.1e}")) if abs(x) < 0.01 else significant(x, 2)
+    """Two significant digits; below 0.01 in the form configs and papers use (2.5e−8, 2.0e−7: the second
+    digit kept, so that two such numbers side by side have the same precision), else plainly (4.0)."""
+    if abs(x) >= 0.01:
+        return significant(x, 2)
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}".replace("-", "−")
 
 
 def add_layers(reg: Scope, results: Results) -> None:
@@ -225,7 +238,7 @@ def add_layers(reg: Scope, results: Results) -> None:
         if run not in results.runs:
             continue
         runs = results.runs[run]
-        prov = provenance(runs, f"{run} (probes at init and at the end)")
+        prov = provenance(runs, {"zh": f"{run}（初始化时和训练结束时的探测）", "en": f"{run} (probes at init and at the end)"})
         for when in ("init", "end"):
             spread_keys(reg, f"layers.{key}.{when}_embed_rms", [getattr(r, when).stream_rms[0] for r in runs],
                         lambda x: significant(x, 2), prov)
@@ -247,7 +260,7 @@ LOSS_MARGIN, REL_MARGIN = 0.005, 0.02
 
 
 def add_margins(reg: Scope) -> None:
-    where = computed("the margin every reading note's check keeps", NUMBERS)
+    where = computed({"zh": "每条读图笔记的核对所留的余量", "en": "the margin every reading note's check keeps"}, NUMBERS)
     reg.add("margin.loss", LOSS_MARGIN, fixed(LOSS_MARGIN, 3), where)
     reg.add("margin.loss_gap", 2 * LOSS_MARGIN, fixed(2 * LOSS_MARGIN, 2), where)
     reg.add("margin.rel", REL_MARGIN, percent(REL_MARGIN, 0), where)
@@ -260,11 +273,11 @@ def add_stall(reg: Scope, results: Results) -> None:
         if run not in results.runs:
             continue
         runs = results.runs[run]
-        prov = provenance(runs, f"{run} (validation curve; end probe)")
+        prov = provenance(runs, {"zh": f"{run}（验证曲线；训练结束时的探测）", "en": f"{run} (validation curve; end probe)"})
         if key == "baseline":
             first = runs[0].val.step[1]
             reg.add("first_eval_step", first, integer(first),
-                    computed("the first validation step after step 0", EXPERIMENTS))
+                    computed({"zh": "第 0 步之后的第一个验证步", "en": "the first validation step after step 0"}, EXPERIMENTS))
         spread_keys(reg, f"stall.{key}.first_eval_val", [r.val.loss[1] for r in runs], lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"stall.{key}.first_eval_above_unigram", [r.val.loss[1] - r.corpus.unigram_floor for r in runs],
                     lambda x: fixed(x, 3), prov)
@@ -288,19 +301,44 @@ def add_measured(reg: Scope, results: Results) -> None:
             a, b = results.runs[run], results.runs[BASELINE]
             ratios = [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(a, b)]
             spread_keys(reg, f"compare.{key}.init_grad_times", ratios, lambda x: significant(x, 2),
-                        provenance(a, f"{run} / {BASELINE} (init block gradients)"))
+                        provenance(a, {"zh": f"{run} / {BASELINE}（初始化时各块的梯度）", "en": f"{run} / {BASELINE} (init block gradients)"}))
             # and how many times the baseline's the top of its stream is, at init and at the end
             for when in ("init", "end"):
                 tops = [getattr(x, when).stream_rms[-1] / getattr(y, when).stream_rms[-1] for x, y in zip(a, b)]
                 spread_keys(reg, f"compare.{key}.{when}_top_times", tops, lambda x: fixed(x, 2),
-                            provenance(a, f"{run} / {BASELINE} (top-of-stream RMS, {when})"))
+                            provenance(a, {"zh": f"{run} / {BASELINE}（残差流顶层的 RMS，{WHEN_ZH[when]}）", "en": f"{run} / {BASELINE} (top-of-stream RMS, {when})"}))
+    # the unscaled run's seeds by final loss: the lowest alone (it ends with a small stream, like GELU 4d's low
+    # seeds in lesson 1) and the other two; each group's final loss, gain over its baseline seed, top-of-stream
+    # RMS at the end and validation loss at the step where lesson 1's split shows
+    if paired(results, NO_SCALING, BASELINE):
+        base = {r.config.seed: r for r in results.runs[BASELINE]}
+        ranked = sorted(results.runs[NO_SCALING], key=lambda r: r.metrics.final_val_loss)
+        prov = provenance(results.runs[NO_SCALING],
+                          {"zh": f"{NO_SCALING}，按最终损失分组的种子（最低的单独一组）",
+                           "en": f"{NO_SCALING}, seeds by final loss (the lowest alone)"})
+        for group, rs in (("low", ranked[:1]), ("high", ranked[1:])):
+            k = f"no_scaling.{group}"
+            spread_keys(reg, f"{k}.final_val_loss", [r.metrics.final_val_loss for r in rs], lambda x: fixed(x, 3), prov)
+            spread_keys(reg, f"{k}.gain", [base[r.config.seed].metrics.final_val_loss - r.metrics.final_val_loss
+                                           for r in rs], lambda x: fixed(x, 3), prov)
+            spread_keys(reg, f"{k}.end_top_rms", [r.end.stream_rms[-1] for r in rs], lambda x: significant(x, 3), prov)
+            spread_keys(reg, f"{k}.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
+                        lambda x: fixed(x, 3), prov)
+        rs = results.runs[BASELINE]
+        spread_keys(reg, "baseline.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
+                    lambda x: fixed(x, 3),
+                    provenance(rs, {"zh": f"{BASELINE}，第 {SPLIT_STEP} 步的验证损失",
+                                    "en": f"{BASELINE}, validation loss at step {SPLIT_STEP}"}))
+        reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP),
+                computed({"zh": "第 1 课读分裂用的验证步", "en": "the validation step at which lesson 1 reads the split"},
+                         NUMBERS))
     # how many times its top-of-stream RMS grows from init to the end of training, per seed
     for key, run in (("baseline", BASELINE), ("no_scaling", NO_SCALING)):
         if run in results.runs:
             rs = results.runs[run]
             spread_keys(reg, f"layers.{key}.top_growth_in_training",
                         [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: integer(round(x)),
-                        provenance(rs, f"{run} (top-of-stream RMS, end / init)"))
+                        provenance(rs, {"zh": f"{run}（残差流顶层的 RMS，训练结束时 / 初始化时）", "en": f"{run} (top-of-stream RMS, end / init)"}))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
