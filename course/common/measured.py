@@ -10,12 +10,11 @@ commit. The benchmark's numbers belong to the lesson that uses them.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from course.core.formats import fixed, integer, scientific, significant
+from course.core.formats import fixed, integer, percent, scientific, significant
 from course.paths import RESULTS
 from course.core.registry import Computed, Measured, Registry, Scope, Words, in_lang, registry_helper
 from course.core.schema import load
@@ -144,6 +143,26 @@ def newest(runs: list[RunResult]) -> RunResult:
     """The result trained last. Every current result of a device was trained by the same training code (the
     results are keyed on its syntax tree), so the commit it names holds that code for all of them."""
     return max(runs, key=lambda r: r.provenance.date)
+
+
+# The margin every reading note keeps, in every lesson: repeated on another CPU, whose matmul kernels round
+# differently, a run's final loss moves by about 1e-3; a note must hold if any loss moved by MARGIN_LOSS in
+# the worst direction (a paired difference of two losses by twice that) and any other measured quantity by
+# MARGIN_OTHER of itself. tests/test_claims_robust.py shifts the results to hold the notes to it.
+MARGIN_LOSS, MARGIN_OTHER = 0.005, 0.02
+
+
+@registry_helper
+def add_margins(scope: Scope) -> None:
+    """margin.loss, margin.loss_pair and margin.other in a lesson's namespace, for its notes and pages."""
+    def where(zh, en):
+        return Computed(formula={"zh": zh, "en": en}, sources=["course/common/measured.py (MARGIN_LOSS, MARGIN_OTHER)"])
+    scope.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3),
+              where("重跑时一个最终损失可能移动的余量", "how far a final loss may move on a rerun, in the worst direction"))
+    scope.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2),
+              where("损失余量的两倍：两个损失之差所用的余量", "twice the loss margin: the margin of a difference of two losses"))
+    scope.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0),
+              where("其他实测量重跑时可能移动的比例", "how far any other measured quantity may move on a rerun, relatively"))
 
 
 def provenance(runs: list[RunResult], what: Words) -> Measured:

@@ -16,7 +16,7 @@ from course.common.formulas import (
     anchor_ledger,
     swiglu_equal_params_width,
 )
-from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys
 from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
@@ -344,19 +344,6 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
     reg.add("runs.swiglu_extra_params", extra, integer(extra),
             computed({"zh": "n_layer ·（SwiGLU FFN − GELU 4d FFN），来自向上取到 ffn_multiple_of 的倍数", "en": "n_layer · (SwiGLU FFN − GELU 4d FFN), from the rounding up to a multiple of ffn_multiple_of"},
                      EXPERIMENTS, FORMULAS))
-
-
-# The margin every reading note keeps (the same rule in every lesson): the runs will be repeated on another
-# CPU, whose matmul kernels round differently; a final loss may then move by up to LOSS_MARGIN, any other
-# measured quantity by REL_MARGIN of itself. A difference of two losses can so move by twice LOSS_MARGIN.
-LOSS_MARGIN, REL_MARGIN = 0.005, 0.02
-
-
-def add_margins(reg: Scope) -> None:
-    where = computed({"zh": "每条读图笔记的核对所留的余量", "en": "the margin every reading note's check keeps"}, NUMBERS)
-    reg.add("margin.loss", LOSS_MARGIN, fixed(LOSS_MARGIN, 3), where)
-    reg.add("margin.loss_gap", 2 * LOSS_MARGIN, fixed(2 * LOSS_MARGIN, 2), where)
-    reg.add("margin.rel", REL_MARGIN, percent(REL_MARGIN, 0), where)
 
 
 GELU4 = "c1_gelu_ratio4"

@@ -8,7 +8,7 @@ and the seed-by-seed comparisons the reading notes rest on.
 from __future__ import annotations
 
 from course.common import formulas as chapter
-from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys
 from course.common.numbers import EXPERIMENTS, FRONTIER, anchor_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
@@ -252,18 +252,6 @@ def paired(results: Results, a: str, b: str) -> bool:
     """Both runs have results for the same seeds (while a refresh is under way, one may be ahead); a note
     whose comparison is missing names an unknown key and stops the build."""
     return a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b)
-
-
-# The margin every reading note keeps (the rule of every lesson, see lessons/c4_ffn/numbers.py): a final loss
-# may move by LOSS_MARGIN when the runs are repeated on another CPU, any other measured quantity by REL_MARGIN.
-LOSS_MARGIN, REL_MARGIN = 0.005, 0.02
-
-
-def add_margins(reg: Scope) -> None:
-    where = computed({"zh": "每条读图笔记的核对所留的余量", "en": "the margin every reading note's check keeps"}, NUMBERS)
-    reg.add("margin.loss", LOSS_MARGIN, fixed(LOSS_MARGIN, 3), where)
-    reg.add("margin.loss_gap", 2 * LOSS_MARGIN, fixed(2 * LOSS_MARGIN, 2), where)
-    reg.add("margin.rel", REL_MARGIN, percent(REL_MARGIN, 0), where)
 
 
 def add_stall(reg: Scope, results: Results) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from course.common.measured import LEFT_UNIGRAM_MARGIN, Results, compare, left_unigram_step, provenance, spread_keys
+from course.common.measured import LEFT_UNIGRAM_MARGIN, MARGIN_LOSS, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, significant
 from course.core.registry import Computed, Scope
 from lessons.c8_postln_warmup import formulas as f
@@ -23,10 +23,6 @@ NUMBERS = f"{HERE}/numbers.py"
 TWINS = f"{HERE}/twins.py"
 EXPERIMENTS = "models/experiments.json"
 
-# The retrain margin every note keeps (the chapter's: another CPU moves a final loss by about 1e−3, and
-# the notes must survive five times that, and 2% on anything else measured).
-MARGIN_LOSS = 0.005
-MARGIN_OTHER = 0.02
 
 # The runs this lesson reads, by role.
 PLACEMENTS = ("postln", "postln_unscaled", "preln", "preln_unscaled")
@@ -65,12 +61,7 @@ def init_run(placement: str, layers: int) -> str:
 def add_optimizer(reg: Scope, inputs) -> None:
     base = inputs.experiments.base
     src = f"{EXPERIMENTS} (base)"
-    reg.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3), computed("the retrain margin on a loss", NUMBERS, zh="重跑时一个损失可能移动的余量"))
-    reg.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2),
-            computed("twice the margin on a loss: a difference of two losses", NUMBERS,
-                     zh="损失余量的两倍：两个损失之差所用的余量"))
-    reg.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0),
-            computed("the retrain margin on anything else", NUMBERS, zh="其他测量值重跑时的余量"))
+    add_margins(reg)
     reg.add("left_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
             computed("how far below the unigram loss a run must get to count as having left it",
                      "course/common/measured.py (LEFT_UNIGRAM_MARGIN)", zh="一次运行要比一元模型的损失低多少，才算离开了它"))
