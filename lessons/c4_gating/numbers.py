@@ -12,7 +12,7 @@ from course.common.measured import BASELINE, Results, compare, provenance, sprea
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent
-from course.core.registry import Computed, Scope, add_rows
+from course.core.registry import Computed, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 from lessons.c4_normalization.numbers import MARGIN_OTHER
@@ -24,8 +24,12 @@ TWINS = f"{HERE}/twins.py"
 EXPERIMENTS = "models/experiments.json"
 
 GATE_RUN, CLAMP_RUN = "c4g_attn_gate", "c4g_swiglu_clamp7"
+# the gate again at the lower learning rate, and its partner: the baseline at that rate
+GATE_LOW_LR, BASELINE_LOW_LR = "c4g_attn_gate_lr1e-3", "c4_baseline_lr1e-3"
 # a first token "favored" by attention: more than this many times the uniform-attention share
 SINK_THRESHOLD = 1.5
+# the clamp acts "rarely" when no step changes more than this share of the entries of a branch
+CLAMP_RARE = 0.001
 
 # gpt-oss's swiglu() takes α = 1.702 as a default argument, not from its config:
 # openai/gpt-oss gpt_oss/torch/model.py line 249 (@7b58334).
@@ -39,7 +43,7 @@ SURFACE_DIGITS = 3   # as the chapter writes SiLU(10)·10 (swiglu.silu_at_limit_
 SINK_HIGH, GATE_OPEN = 6.0, 6.0
 
 
-def computed(formula: str, *sources: str) -> Computed:
+def computed(formula: Words, *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
@@ -264,11 +268,14 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     runs = [r for r in (BASELINE, GATE_RUN, CLAMP_RUN) if r in results.runs]
     for run in runs:
         rs = results.runs[run]
-        prov = provenance(rs, f"{run} (first-token attention per layer)")
+        prov = provenance(rs, {"zh": f"{run}（每层给第一个 token 的注意力）", "en": f"{run} (first-token attention per layer)"})
         for when in ("init", "end"):
             for i in range(len(rs[0].end.first_token_attention)):
                 spread_keys(reg, f"fta.{run}.{when}.layer{i + 1}",
                             [getattr(r, when).first_token_attention[i] for r in rs], lambda x: percent(x, 1), prov)
+        top = max(max(r.end.first_token_attention) for r in rs)
+        reg.add(f"fta.{run}.end.top", top, percent(top, 1), prov)
+        reg.add(f"fta.{run}.end.top_over_uniform", top / ref, fixed(top / ref, 2), prov)
     if BASELINE not in results.runs:
         return
     if GATE_RUN in results.runs:
@@ -276,56 +283,52 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
             compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric)
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
-                    provenance(results.runs[GATE_RUN], f"{GATE_RUN} (parameters)"))
+                    provenance(results.runs[GATE_RUN], {"zh": f"{GATE_RUN}（参数量）", "en": f"{GATE_RUN} (parameters)"}))
+    if GATE_LOW_LR in results.runs and BASELINE_LOW_LR in results.runs:
+        compare(reg, "compare.gate_lr1e-3.final_val_loss", results, GATE_LOW_LR, BASELINE_LOW_LR, "final_val_loss")
     if CLAMP_RUN in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric)
         limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
-        add_clamp_engagement(reg, results, limit, f.swiglu_clamped_max(limit))
+        add_clamp_engagement(reg, results, limit)
 
 
-def same_machine(a, b) -> bool:
-    """Two results computed alike: the same device, torch and thread count. Only then does a loss curve
-    equal to the bit mean that nothing differed; across machines the last bits differ from the first steps."""
-    pa, pb = a.provenance, b.provenance
-    return (pa.device_name, pa.torch, pa.threads) == (pb.device_name, pb.torch, pb.threads)
-
-
-def add_clamp_engagement(reg: Scope, results: Results, limit: float, bound: float) -> None:
-    """Did the clamp ever act, and on what? It changes an entry whenever the gate's input is above the limit
-    or the up branch beyond ±limit, whatever their product. Under the same seed the clamped run starts from
-    the baseline's initialization and reads its data: on the same machine, the two compute the same numbers
-    until the clamp first changes one, so a clamped loss curve equal to the baseline's to the bit is one the
-    clamp never touched, and the first step whose loss differs is where it took hold. Seeds whose two
-    results come from different machines tell nothing this way and are left out of these counts. The
-    baseline's product is the wrong thing to count: it can stay below the bound while an input crosses
-    the limit, as these keys show (the peak product of the baseline in the seeds where the clamp acted)."""
-    base, clamp = results.runs[BASELINE], results.runs[CLAMP_RUN]
-    pairs = [(c, b) for c, b in zip(clamp, base) if same_machine(c, b)]
-    pair = provenance(clamp, f"{CLAMP_RUN} vs {BASELINE} (train-loss curves compared bit for bit, same machine)")
-    reg.add("clamp.comparable_seeds", len(pairs), integer(len(pairs)), pair)
-    same = sum(c.curves.train_loss == b.curves.train_loss for c, b in pairs)
-    reg.add("clamp.identical_seeds", same, integer(same), pair)
-    apart = [(next(s for s, x, y in zip(c.curves.step, c.curves.train_loss, b.curves.train_loss) if x != y), b)
-             for c, b in pairs if c.curves.train_loss != b.curves.train_loss]
-    reg.add("clamp.acting_seeds", len(apart), integer(len(apart)), pair)
-    if apart:
-        spread_keys(reg, "clamp.acting_first_step", [s for s, _ in apart], integer, pair)
-        peaks = [b.metrics.max_ffn_act for _, b in apart]
-        spread_keys(reg, "clamp.acting_base_peak", peaks, lambda x: fixed(x, 1),
-                    provenance(base, f"{BASELINE} (largest FFN product over training, in the seeds where the clamp acted)"))
-        below = sum(p * (1 + MARGIN_OTHER) < bound for p in peaks)
-        reg.add("clamp.acting_below_bound_seeds", below, integer(below),
-                provenance(base, f"{BASELINE}: seeds where the clamp acted though the baseline's peak product stays "
-                                 f"below the bound by more than the {MARGIN_OTHER:.0%} margin"))
-        under = [bound / p for p in peaks]
-        spread_keys(reg, "clamp.acting_bound_over_base_peak", under, lambda x: fixed(x, 3),
-                    provenance(base, f"SiLU(limit)·limit / the baseline's peak product, seeds where the clamp acted"))
+def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
+    """How often the clamp acted. Each training step the clamped run counts the entries it changed
+    (curves.clamped_gate: gate inputs above the limit; curves.clamped_up: up values beyond ±limit, whatever
+    their product), summed over the layers, out of batch × block × ffn_hidden × n_layer entries per branch."""
+    clamp = results.runs[CLAMP_RUN]
+    cfg = clamp[0].config
+    per_step = cfg.batch_size * cfg.block_size * clamp[0].ffn_hidden * cfg.n_layer
+    counted = {"zh": f"{CLAMP_RUN}（每步截断改动的元素数：curves.clamped_gate、curves.clamped_up）",
+               "en": f"{CLAMP_RUN} (entries the clamp changed per step: curves.clamped_gate, curves.clamped_up)"}
+    prov = provenance(clamp, counted)
+    reg.add("clamp.entries_per_step", per_step, integer(per_step),
+            computed({"zh": "batch_size × block_size × ffn_hidden × n_layer：每一步门（或 up）的输入元素数",
+                      "en": "batch_size × block_size × ffn_hidden × n_layer: the gate (or up) entries of one step"},
+                     EXPERIMENTS))
+    reg.add("clamp.rare_threshold", CLAMP_RARE, percent(CLAMP_RARE, 1),
+            computed({"zh": "笔记里「很少」的界线：一步之内被改动的元素占比", "en": "what the notes call rare: "
+                      "the share of one step's entries the clamp changes"}, NUMBERS))
+    acted = [[s for s, g, u in zip(r.curves.step, r.curves.clamped_gate, r.curves.clamped_up) if g or u]
+             for r in clamp]
+    seeds = sum(bool(a) for a in acted)
+    reg.add("clamp.acting_seeds", seeds, integer(seeds), prov)
+    spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov)
+    spread_keys(reg, "clamp.acting_steps", [len(a) for a in acted], integer, prov)
+    spread_keys(reg, "clamp.total_gate", [sum(r.curves.clamped_gate) for r in clamp], integer, prov)
+    spread_keys(reg, "clamp.total_up", [sum(r.curves.clamped_up) for r in clamp], integer, prov)
+    spread_keys(reg, "clamp.total", [sum(r.curves.clamped_gate) + sum(r.curves.clamped_up) for r in clamp],
+                integer, prov)
+    peaks = [max(max(r.curves.clamped_gate), max(r.curves.clamped_up)) for r in clamp]
+    spread_keys(reg, "clamp.peak_step", peaks, integer, prov)
+    spread_keys(reg, "clamp.peak_share", [p / per_step for p in peaks], lambda x: percent(x, 2), prov)
     # the inputs of the two branches at the end of training, before the clamp (the probe reads the
     # outputs of gate_proj and up_proj): above the limit while the product stays under the bound
     spread_keys(reg, "clamp.end_pre_max", [max(r.end.ffn_pre_max) for r in clamp], lambda x: fixed(x, 2),
-                provenance(clamp, f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"))
-    reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit of {CLAMP_RUN}", EXPERIMENTS))
+                provenance(clamp, {"zh": f"{CLAMP_RUN}（训练结束时门或 up 输入的最大绝对值，截断之前）",
+                                   "en": f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"}))
+    reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
