@@ -65,7 +65,7 @@ class Strict(BaseModel):
 class ResultProvenance(Strict):
     device: str                 # the kind: "cpu" or "cuda"
     device_name: str            # the GPU's name on CUDA, the CPU's model otherwise
-    cpu: str = ""               # the CPU's model, on every device  # TEMP: until the retrain lands
+    cpu: str                    # the CPU's model, on every device
     torch: str
     python: str
     threads: PositiveInt
@@ -121,7 +121,7 @@ class GainStats(Strict):
 class Probe(Strict):
     """Measured on one fixed validation batch, before the first update (init) and after the last (end)."""
     block_grad_norm: list[Optional[float]]      # per block: ‖∂loss/∂θ‖ over the block's parameters
-    ffn_out_grad_norm: list[Optional[float]] = []  # per block: ‖∂loss/∂W₂‖ of its FFN's output matrix  # TEMP default
+    ffn_out_grad_norm: list[Optional[float]]   # per block: ‖∂loss/∂W₂‖ of its FFN's output matrix
     stream_rms: list[Optional[float]]           # the residual stream after the embeddings and after each block
     loss: Optional[float]
     first_token_attention: list[float]          # per layer: mean softmax weight on position 0 (queries 1..T−1)
@@ -157,7 +157,7 @@ class ResultKey(Strict):
 
 class RunResult(Strict):
     hash: str
-    key: Optional[ResultKey] = None  # TEMP: until the retrain lands
+    key: ResultKey
     quick: bool
     provenance: ResultProvenance
     run: str

@@ -61,7 +61,7 @@ def test_every_run_has_its_spread_in_the_registry(results):
         values = [r.metrics.final_val_loss for r in runs]
         assert reg[k].value == pytest.approx(sum(values) / len(values))
         assert reg[f"{k}.min"].value == min(values) and reg[f"{k}.max"].value == max(values)
-        assert reg[k].provenance.kind == "measured" and "seeds" in reg[k].provenance.run
+        assert reg[k].provenance.kind == "measured" and "seeds" in reg[k].provenance.run["en"]
 
 
 def test_a_paired_comparison_is_seed_by_seed(results):
@@ -120,7 +120,8 @@ def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path
 
 def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
     units = discover()
-    paths = write_figures(units, results, out=tmp_path)
+    from course.project import PROJECT
+    paths = write_figures(units, PROJECT.figure_sources(), PROJECT.paths, out=tmp_path)
     assert sorted(p.stem for p in paths) == sorted(f.name for _, f in units.figures())
     for p in paths:
         text = p.read_text(encoding="utf-8")
@@ -128,3 +129,22 @@ def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
         fig = json.loads(text)
         assert set(fig) == {"zh", "en"}
         assert fig["zh"]["layout"]["title"]["text"] != fig["en"]["layout"]["title"]["text"]
+
+
+def test_a_mixed_set_of_results_names_every_device_with_its_seeds(results, tmp_path):
+    """Seeds trained on different machines are named as such (a page once named the last seed's machine for
+    all), and the commit and date are the newest result's."""
+    shutil.copytree(RESULTS, tmp_path / "results")
+    f = tmp_path / "results" / "cpu" / "c4_baseline" / "seed1339.json"
+    doc = json.loads(f.read_text())
+    doc["provenance"].update(device_name="Other CPU", date="2099-01-01", commit="f" * 40)
+    f.write_text(json.dumps(doc))
+    reg = registry_from(tmp_path / "results")
+    n = reg.numbers["run.c4_baseline.final_val_loss"]
+    kept = results.runs["c4_baseline"][0].provenance.device_name
+    assert n.provenance.device == {"zh": f"{kept}（种子 1337、1338）；Other CPU（种子 1339）",
+                                   "en": f"{kept} (seeds 1337, 1338); Other CPU (seed 1339)"}
+    assert (n.provenance.date, n.provenance.commit) == ("2099-01-01", "f" * 40)
+    device = reg.numbers["measure.device"].text
+    assert "Other CPU" in device["zh"] and "Other CPU" in device["en"] and "（每次运行" in device["zh"]
+    assert reg.numbers["measure.commit"].value == "f" * 40

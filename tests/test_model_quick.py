@@ -5,7 +5,7 @@ import json
 
 from course.common.measured import add_run
 from course.core.registry import Registry
-from models.measure import bench_hash, experiments, provenance, run_hash, run_one, train_jobs
+from models.measure import bench_hash, experiments, provenance, run_hash, run_key, run_one, train_jobs
 from models.results import BenchResult, RunResult
 from models.train import quick_config, train
 
@@ -73,7 +73,8 @@ def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path):
     m = r["metrics"]
     assert m["diverged"] and m["final_val_loss"] is None and m["last_finite_loss"] is not None
     assert m["diverged_step"] == m["steps_done"] + 1
-    text = json.dumps({"hash": "x", "quick": True, "provenance": provenance(ROOT, "cpu", cfg.seed), **r},
+    text = json.dumps({"hash": "x", "key": run_key(ROOT, cfg, "cpu"), "quick": True,
+                       "provenance": provenance(ROOT, "cpu", cfg.seed), **r},
                       allow_nan=False)  # JSON without NaN: non-finite values are recorded as null
     reg = Registry()
     add_run(reg, "blows_up", [RunResult.model_validate_json(text)])

@@ -138,3 +138,26 @@ def test_mkdocs_yml_chinese_strings_outside_the_navigation_are_clean():
     values = [v.split("#")[0] for v in re.findall(r":\s+(.*)$", text, flags=re.M)]
     for v in values:
         assert check_text(v) == [], v
+
+
+# English prose: two or more of these words once code, identifiers, file names and formulas are left out
+ENGLISH = re.compile(r"\b(the|of|and|with|from|over|per|each|every|at|in|an|is|by|to|for|when|where|than|"
+                     r"that|which|on|its|into|after|before|between|minus)\b", re.I)
+
+
+def english_prose(text: str) -> bool:
+    text = re.sub(r"`[^`]*`|\S*[_/.=()\[\]]\S*", " ", text)   # code, identifiers, paths, calls
+    return len(ENGLISH.findall(text)) >= 2
+
+
+def test_english_prose_detector():
+    assert english_prose("计算：the margin every reading note's check keeps；来源：lessons/c4_ffn/numbers.py")
+    assert not english_prose("计算：num_attention_heads × head_dim；来源：data/anchor-model.json (config.text_config.num_attention_heads)")
+    assert not english_prose("实测：c4_baseline，种子 1337/1338/1339；设备 Intel(R) Xeon(R) Processor；2026-12-01；提交 e1ae1e3")
+    assert not english_prose("引用：Shazeer 2020，表 1，FFN_SwiGLU 在 65,536 步时的对数困惑度（T5-base）")
+
+
+def test_no_chinese_tooltip_is_english_prose(registry):
+    """A number's provenance on a Chinese page speaks Chinese (a formula or a file name may stay as it is)."""
+    english = sorted({n.hover("zh") for n in registry.numbers.values() if english_prose(n.hover("zh"))})
+    assert english == [], f"{len(english)} Chinese tooltips are English prose, e.g. {english[:5]}"

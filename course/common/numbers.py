@@ -11,7 +11,8 @@ from course.common import formulas as f
 from course.common.measured import add_config, add_measured
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, scientific
-from course.core.registry import Cited, Computed, Registry
+from course.core.registry import Cited, Computed, Registry, Words
+from course.core.schema import Bilingual
 
 ANCHOR = "data/anchor-model.json"
 FRONTIER = "data/frontier-models.json"
@@ -19,7 +20,7 @@ EXPERIMENTS = "models/experiments.json"
 FORMULAS = "course/common/formulas.py"
 
 
-def computed(formula: str, *sources: str) -> Computed:
+def computed(formula: Words, *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
@@ -58,9 +59,11 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
             computed("linear_value_head_dim", src("linear_value_head_dim")))
     n_full = sum(x == "full_attention" for x in t.layer_types)
     reg.add("anchor.full_attention_layers", n_full, integer(n_full),
-            computed("count of 'full_attention' in layer_types", src("layer_types")))
+            computed({"zh": "layer_types 中 'full_attention' 的个数", "en": "count of 'full_attention' in layer_types"},
+                     src("layer_types")))
     reg.add("anchor.linear_attention_layers", L - n_full, integer(L - n_full),
-            computed("count of 'linear_attention' in layer_types", src("layer_types")))
+            computed({"zh": "layer_types 中 'linear_attention' 的个数", "en": "count of 'linear_attention' in layer_types"},
+                     src("layer_types")))
     reg.add("anchor.eps", t.rms_norm_eps, scientific(t.rms_norm_eps), computed("rms_norm_eps", src("rms_norm_eps")))
 
     writes = f.residual_writes(L)
@@ -75,7 +78,7 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
     for part, n in ledger.items():
         reg.add(f"anchor.params.{part}", n, integer(n),
                 computed(f"anchor_ledger()['{part}']", ANCHOR, FORMULAS))
-    reg.add("anchor.params.total", total, integer(total), computed("sum of the ledger", ANCHOR, FORMULAS))
+    reg.add("anchor.params.total", total, integer(total), computed({"zh": "参数账本各项之和", "en": "sum of the ledger"}, ANCHOR, FORMULAS))
     official = int(a.facts.official_parameter_total.value)
     reg.add("anchor.params.official_total", official, integer(official),
             computed("facts.official_parameter_total (safetensors headers)", f"{ANCHOR} (facts)"))
@@ -111,7 +114,8 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
     x = fm.by_name("DeepSeek-V4-Flash").swiglu_limit
     unbounded = f.silu(x) * x
     reg.add("swiglu.silu_at_limit_times_limit", unbounded, fixed(unbounded, 3),
-            computed("SiLU(x)·x at x = DeepSeek V4's swiglu_limit", FRONTIER, FORMULAS))
+            computed({"zh": "x 取 DeepSeek V4 的 swiglu_limit 时的 SiLU(x)·x", "en": "SiLU(x)·x at x = DeepSeek V4's swiglu_limit"},
+                     FRONTIER, FORMULAS))
 
 
 def add_project(reg: Registry, inputs: Inputs) -> None:
@@ -144,7 +148,11 @@ def add_citations(reg: Registry, inputs: Inputs) -> None:
         p = c.papers[n.paper]
         source = f"{p.authors} {p.year}" + (f" ({p.kind})" if p.kind != "paper" else "")
         reg.add(n.key, n.value, fixed(n.value, n.digits) + n.unit,
-                Cited(paper=source, table=n.table, row=n.row), unit=n.unit)
+                Cited(paper=source, table=words(n.table), row=words(n.row)), unit=n.unit)
+
+
+def words(w: str | Bilingual) -> Words:
+    return w if isinstance(w, str) else w.model_dump()
 
 
 def add_numbers(reg: Registry, inputs: Inputs) -> None:

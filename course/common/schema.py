@@ -179,8 +179,10 @@ class CitedNumber(Strict):
     digits: int = Field(ge=0, le=6)
     unit: str = ""
     paper: str
-    table: str
-    row: str
+    # the paper's table or section and the row or passage: a str, or {"zh": …, "en": …} where the words are
+    # prose (a Chinese tooltip shows no English sentence)
+    table: str | Bilingual
+    row: str | Bilingual
 
 
 class Citations(Strict):

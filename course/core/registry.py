@@ -44,15 +44,15 @@ class Measured(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["measured"] = "measured"
     run: Words
-    device: str
+    device: Words    # one device, or each device with the seeds trained on it
     date: str
     commit: str
 
     def describe(self, lang: str) -> str:
-        run = in_lang(self.run, lang)
+        run, device = in_lang(self.run, lang), in_lang(self.device, lang)
         if lang == "zh":
-            return f"实测：{run}；设备 {self.device}；{self.date}；提交 {self.commit}"
-        return f"Measured: {run}; device {self.device}; {self.date}; commit {self.commit}"
+            return f"实测：{run}；设备 {device}；{self.date}；提交 {self.commit}"
+        return f"Measured: {run}; device {device}; {self.date}; commit {self.commit}"
 
 
 class Cited(BaseModel):
