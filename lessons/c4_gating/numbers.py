@@ -235,15 +235,15 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
         reg.add(f"sink.{name}.output_norm", norm, fixed(norm, 3), computed({"zh": f"‖Σ w_i v_i‖；{words_zh[name]}", "en": f"‖Σ w_i v_i‖; {words[name]}"}, where))
         written = f.length(r.written)
         reg.add(f"sink.{name}.written_norm", written, fixed(written, 4),
-                computed({"zh": f"‖σ(门的输入) · Σ w_i v_i‖；{words_zh[name]}", "en": f"‖σ(gate logit) · Σ w_i v_i‖; {words[name]}"}, where))
+                computed({"zh": f"‖σ(g) · Σ w_i v_i‖，g 为门的输入；{words_zh[name]}", "en": f"‖σ(gate logit) · Σ w_i v_i‖; {words[name]}"}, where))
         if found.match in toy.tokens and name.startswith("found"):
             w = r.weights[toy.tokens.index(found.match)]
             reg.add(f"sink.{name}.match_weight", w, percent(w, 1),
                     computed({"zh": f"「{found.match}」的 softmax 权重；{words_zh[name]}", "en": f"softmax weight on {found.match}; {words[name]}"}, where))
     reg.add("sink.uniform_weight", 1 / n, percent(1 / n, 1), computed({"zh": "1 / token 数：所有打分相同", "en": "1 / tokens: every logit equal"}, where))
-    reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed({"zh": "σ(默认的门输入)", "en": "σ(default gate logit)"}, where))
+    reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed({"zh": "σ(g)，g 为默认的门输入", "en": "σ(default gate logit)"}, where))
     reg.add("sink.gate_open", f.sigmoid(GATE_OPEN), percent(f.sigmoid(GATE_OPEN), 2),
-            computed({"zh": "σ(打开的门的输入)", "en": "σ(open gate logit)"}, NUMBERS, FORMULAS))
+            computed({"zh": "σ(g)，g 为打开的门的输入", "en": "σ(open gate logit)"}, NUMBERS, FORMULAS))
 
     sw = f"{TWINS} (formulas.surface, a, b ∈ [−{SURFACE_EXTENT:g}, {SURFACE_EXTENT:g}], {SURFACE_POINTS} points each)"
     reg.add("surface.extent", SURFACE_EXTENT, fixed(SURFACE_EXTENT, 0), computed({"zh": "网格的半宽", "en": "the grid's half-width"}, NUMBERS))

@@ -63,7 +63,7 @@ def add_worked_examples(reg: Scope) -> None:
         reg.add(f"worked.{name}.rmsnorm", rn, vector(rn, 3), computed("x / RMS(x)"))
     n = f.length(f.rmsnorm(x))
     reg.add("worked.rmsnorm_length", n, fixed(n, 0), computed("‖RMSNorm(x)‖ = √d"))
-    reg.add("worked.d", len(x), integer(len(x)), computed({"zh": "len(教学向量)", "en": "len(teaching vector)"}, NUMBERS))
+    reg.add("worked.d", len(x), integer(len(x)), computed({"zh": "教学向量的维数", "en": "len(teaching vector)"}, NUMBERS))
 
 
 def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
