@@ -12,7 +12,7 @@ from course.common.measured import BASELINE, Results, compare, provenance, sprea
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent
-from course.core.registry import Computed, Scope, add_rows
+from course.core.registry import Computed, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 from lessons.c4_normalization.numbers import MARGIN_OTHER
@@ -24,8 +24,12 @@ TWINS = f"{HERE}/twins.py"
 EXPERIMENTS = "models/experiments.json"
 
 GATE_RUN, CLAMP_RUN = "c4g_attn_gate", "c4g_swiglu_clamp7"
+# the gate again at the lower learning rate, and its partner: the baseline at that rate
+GATE_LOW_LR, BASELINE_LOW_LR = "c4g_attn_gate_lr1e-3", "c4_baseline_lr1e-3"
 # a first token "favored" by attention: more than this many times the uniform-attention share
 SINK_THRESHOLD = 1.5
+# the clamp acts "rarely" when no step changes more than this share of the entries of a branch
+CLAMP_RARE = 0.001
 
 # gpt-oss's swiglu() takes α = 1.702 as a default argument, not from its config:
 # openai/gpt-oss gpt_oss/torch/model.py line 249 (@7b58334).
@@ -39,7 +43,7 @@ SURFACE_DIGITS = 3   # as the chapter writes SiLU(10)·10 (swiglu.silu_at_limit_
 SINK_HIGH, GATE_OPEN = 6.0, 6.0
 
 
-def computed(formula: str, *sources: str) -> Computed:
+def computed(formula: Words, *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
@@ -55,7 +59,7 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
                        ("per_head", "2 × head_dim")):
         reg.add(f"qproj.{part}", split[part], integer(split[part]), computed(f"q_proj_split()['{part}']: {what}", src))
     share = split["gate"] / split["out"]
-    reg.add("qproj.gate_share", share, percent(share, 0), computed("gate width / q_proj width", src))
+    reg.add("qproj.gate_share", share, percent(share, 0), computed({"zh": "门的宽度 / q_proj 的宽度", "en": "gate width / q_proj width"}, src))
 
     per_layer = f.output_gate_params(d, t.num_attention_heads, t.head_dim)
     layers = f.anchor_output_gate_layers(t)
@@ -65,17 +69,17 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     all_params = sum(anchor_ledger(t, inputs.anchor.config.vision_config).values())
     layer_ffn = anchor_layer_parts(t)["ffn"]
     reg.add("gate.per_layer_params", per_layer, integer(per_layer),
-            computed("hidden_size × num_attention_heads × head_dim (the gate half of q_proj)", src))
+            computed({"zh": "hidden_size × num_attention_heads × head_dim（q_proj 里门的那一半）", "en": "hidden_size × num_attention_heads × head_dim (the gate half of q_proj)"}, src))
     reg.add("gate.mtp_layers", t.mtp_num_hidden_layers, integer(t.mtp_num_hidden_layers),
-            computed("mtp_num_hidden_layers (the MTP module holds one full-attention layer)",
+            computed({"zh": "mtp_num_hidden_layers（MTP 模块含一个全注意力层）", "en": "mtp_num_hidden_layers (the MTP module holds one full-attention layer)"},
                      anchor_source("mtp_num_hidden_layers")))
     reg.add("gate.layers", layers, integer(layers),
-            computed("full-attention layers + MTP layers", anchor_source("layer_types"), FORMULAS))
-    reg.add("gate.total_params", total, integer(total), computed("gate parameters per layer × gated layers", ANCHOR))
+            computed({"zh": "全注意力层 + MTP 层", "en": "full-attention layers + MTP layers"}, anchor_source("layer_types"), FORMULAS))
+    reg.add("gate.total_params", total, integer(total), computed({"zh": "每层门的参数 × 加门的层数", "en": "gate parameters per layer × gated layers"}, ANCHOR))
     reg.add("gate.share", total / all_params, percent(total / all_params, 2),
-            computed("gate parameters / all parameters (anchor.params.total)", ANCHOR))
+            computed({"zh": "门的参数 / 全部参数（anchor.params.total）", "en": "gate parameters / all parameters (anchor.params.total)"}, ANCHOR))
     reg.add("gate.in_ffn_layers", total / layer_ffn, fixed(total / layer_ffn, 2),
-            computed("gate parameters / one layer's FFN parameters (anchor.layer.ffn_params)", ANCHOR))
+            computed({"zh": "门的参数 / 一层 FFN 的参数（anchor.layer.ffn_params）", "en": "gate parameters / one layer's FFN parameters (anchor.layer.ffn_params)"}, ANCHOR))
 
     shapes = f.ffn_shapes(d, t.intermediate_size)
     gate_proj = shapes["gate_proj"][0] * shapes["gate_proj"][1]
@@ -89,7 +93,7 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     reg.add("gdn.value_heads", t.linear_num_value_heads, integer(t.linear_num_value_heads),
             computed("linear_num_value_heads", zsrc))
     reg.add("gdn.gate_width", z, integer(z), computed("linear_num_value_heads × linear_value_head_dim (in_z)", zsrc))
-    reg.add("gdn.gate_params", d * z, integer(d * z), computed("hidden_size × in_z width", zsrc))
+    reg.add("gdn.gate_params", d * z, integer(d * z), computed({"zh": "hidden_size × in_z 的宽度", "en": "hidden_size × in_z width"}, zsrc))
 
 
 YES_NO = {True: {"zh": "是", "en": "yes"}, False: {"zh": "否", "en": "no"}}
@@ -133,33 +137,38 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
         how = gate_evidence(m)
         source = f"{FRONTIER} ({m.name}; {p.grade}: {where})"
         if how == "code" and m.name in SINK_LOGIT:
-            what = ("attn_output_gate (from the model's code, its config has no such key: its attention multiplies "
-                    "by no gate and adds a learned sink logit instead)")
+            what = {"zh": "attn_output_gate（来自模型代码，它的 config 没有这个键：它的注意力不乘门，改为加一个可学习的 sink logit）",
+                    "en": "attn_output_gate (from the model's code, its config has no such key: its attention multiplies "
+                          "by no gate and adds a learned sink logit instead)"}
             source = SINK_LOGIT[m.name][1]
         else:
-            what = {"code": "attn_output_gate (from the model's code: its config has no such key)",
-                    "config": f"{GATE_CONFIG_KEYS.get(m.name)} (the model's config key for its attention output gate)",
-                    "inferred": "attn_output_gate: inferred (no config key records it; the course read no code for it)"}[how]
+            what = {"code": {"zh": "attn_output_gate（来自模型代码：它的 config 没有这个键）",
+                             "en": "attn_output_gate (from the model's code: its config has no such key)"},
+                    "config": {"zh": f"{GATE_CONFIG_KEYS.get(m.name)}（这个模型 config 里注意力输出门的键）",
+                               "en": f"{GATE_CONFIG_KEYS.get(m.name)} (the model's config key for its attention output gate)"},
+                    "inferred": {"zh": "attn_output_gate：推断（没有 config 键记录它，本课程也没有读它的代码）",
+                                 "en": "attn_output_gate: inferred (no config key records it; the course read no code for it)"}}[how]
         reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), YES_NO[m.attn_output_gate], computed(what, source))
         if m.name in SINK_LOGIT:
             param, code = SINK_LOGIT[m.name]
             reg.add(f"sink_logit.{slug(m.name)}", 1, {"zh": f"有（{param}）", "en": f"yes ({param})"},
-                    computed(f"a learned logit per head, {param}, that joins every softmax row (read from code; "
-                             "no config key records it)", code))
+                    computed({"zh": f"每个头一个可学习的 logit（{param}），加入每一行 softmax（读自代码，没有 config 键记录它）",
+                              "en": f"a learned logit per head, {param}, that joins every softmax row (read from code; "
+                                    "no config key records it)"}, code))
     rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "how": gate_evidence(m),
              "sink": m.name in SINK_LOGIT} for m in sorted(stated, key=lambda m: (m.year, m.name))]
     add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config"}] + rows,
-             computed("the anchor, then every model that records attn_output_gate, oldest first", ANCHOR, FRONTIER))
+             computed({"zh": "锚点模型，然后是每个记录了 attn_output_gate 的模型，从早到晚", "en": "the anchor, then every model that records attn_output_gate, oldest first"}, ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
     src = f"{FRONTIER} (attn_output_gate of every model that records it), {ANCHOR}"
     reg.add("output_gate.gated", yes, integer(yes),
-            computed("the anchor and the frontier models whose attention output is gated", src))
+            computed({"zh": "注意力输出加门的锚点模型和对照模型", "en": "the anchor and the frontier models whose attention output is gated"}, src))
     inferred = sum(gate_evidence(m) == "inferred" for m in stated)
     reg.add("output_gate.inferred", inferred, integer(inferred),
-            computed("the models whose 'no' no config key records (inferred)", FRONTIER))
+            computed({"zh": "「否」没有任何 config 键写明的模型（推断）", "en": "the models whose 'no' no config key records (inferred)"}, FRONTIER))
     sinks = sum(m.name in SINK_LOGIT for m in stated)
     reg.add("sink_logit.models", sinks, integer(sinks),
-            computed("the compared models whose code gives each head a learned sink logit", GPT_OSS_SINKS, V4_SINKS))
+            computed({"zh": "代码给每个头一个可学习 sink logit 的对照模型", "en": "the compared models whose code gives each head a learned sink logit"}, GPT_OSS_SINKS, V4_SINKS))
 
 
 # ---------------------------------------------------------------- bounding the gated FFN
@@ -171,7 +180,7 @@ def add_bounds(reg: Scope, inputs: Inputs) -> None:
     k3 = inputs.frontier.by_name("Kimi K3")
     oss_src = f"{FRONTIER} (gpt-oss-120b swiglu_limit), {GPT_OSS_CODE}"
     reg.add("gpt_oss.alpha", GPT_OSS_ALPHA, fixed(GPT_OSS_ALPHA, 3),
-            computed("swiglu()'s default alpha (a code constant, no config key)", GPT_OSS_CODE))
+            computed({"zh": "swiglu() 默认的 alpha（代码里的常数，没有 config 键）", "en": "swiglu()'s default alpha (a code constant, no config key)"}, GPT_OSS_CODE))
     m = f.gpt_oss_clamped_max(GPT_OSS_ALPHA, oss.swiglu_limit)
     reg.add("gpt_oss.clamped_max", m, fixed(m, 2), computed("limit · σ(α · limit) · (limit + 1)", oss_src, FORMULAS))
 
@@ -180,16 +189,16 @@ def add_bounds(reg: Scope, inputs: Inputs) -> None:
     reg.add("situ.linear_beta", k3.situ_linear_beta, fixed(k3.situ_linear_beta, 0),
             computed("activation_situ_linear_beta", k3_src))
     bound = f.situ_glu_bound(k3.situ_beta, k3.situ_linear_beta)
-    reg.add("situ.bound", bound, fixed(bound, 0), computed("β · β₂: SiTU-GLU stays below it", k3_src, FORMULAS))
+    reg.add("situ.bound", bound, fixed(bound, 0), computed({"zh": "β · β₂：SiTU-GLU 始终低于它", "en": "β · β₂: SiTU-GLU stays below it"}, k3_src, FORMULAS))
     x = v4.swiglu_limit
     s = f.situ_glu(x, x, k3.situ_beta, k3.situ_linear_beta)
     reg.add("situ.at_v4_limit", s, fixed(s, 2),
-            computed("SiTU-GLU(x, x) at x = DeepSeek V4's swiglu_limit", k3_src, FRONTIER, FORMULAS))
+            computed({"zh": "x 取 DeepSeek V4 的 swiglu_limit 时的 SiTU-GLU(x, x)", "en": "SiTU-GLU(x, x) at x = DeepSeek V4's swiglu_limit"}, k3_src, FRONTIER, FORMULAS))
 
     limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
     b = f.swiglu_clamped_max(limit)
     reg.add("small.clamp_bound", b, fixed(b, SURFACE_DIGITS),
-            computed(f"SiLU(limit) · limit at the swiglu_limit of {CLAMP_RUN}", EXPERIMENTS, FORMULAS))
+            computed({"zh": f"SiLU(limit) · limit，limit 取 {CLAMP_RUN} 的 swiglu_limit", "en": f"SiLU(limit) · limit at the swiglu_limit of {CLAMP_RUN}"}, EXPERIMENTS, FORMULAS))
 
 
 # ---------------------------------------------------------------- the widgets' read-outs, from their twins
@@ -199,11 +208,11 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
     toy = twins.sink_toy()
     where = f"{HERE}/attention-sink.json (teaching data), {TWINS} sink_row()"
     n = len(toy.tokens)
-    reg.add("sink.tokens", n, integer(n), computed("tokens in the toy's query row", where))
-    reg.add("sink.sink_high", SINK_HIGH, fixed(SINK_HIGH, 0), computed("the first-token logit the lesson sets", NUMBERS))
+    reg.add("sink.tokens", n, integer(n), computed({"zh": "玩具里这一行查询的 token 数", "en": "tokens in the toy's query row"}, where))
+    reg.add("sink.sink_high", SINK_HIGH, fixed(SINK_HIGH, 0), computed({"zh": "本课设定的第一个 token 的打分", "en": "the first-token logit the lesson sets"}, NUMBERS))
     g = toy.gate_logit.default
-    reg.add("sink.gate_logit", g, fixed(g, 0), computed("the widget's default gate logit", where))
-    reg.add("sink.gate_open_logit", GATE_OPEN, fixed(GATE_OPEN, 0), computed("an open gate's logit", NUMBERS))
+    reg.add("sink.gate_logit", g, fixed(g, 0), computed({"zh": "演示器默认的门输入", "en": "the widget's default gate logit"}, where))
+    reg.add("sink.gate_open_logit", GATE_OPEN, fixed(GATE_OPEN, 0), computed({"zh": "打开的门的输入", "en": "an open gate's logit"}, NUMBERS))
     found = next(c for c in toy.cases if c.match is not None)
     rows = {
         "nothing": twins.sink_row(toy, "nothing", toy.sink_logit.default, g),
@@ -214,35 +223,38 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
     words = {"nothing": "no token matches, first-token logit 0", "nothing_sink": f"no match, first-token logit {SINK_HIGH}",
              "found": f"{found.match} matches, first-token logit 0",
              "found_sink": f"{found.match} matches, first-token logit {SINK_HIGH}"}
+    words_zh = {"nothing": "没有匹配的 token，第一个 token 打分 0", "nothing_sink": f"没有匹配，第一个 token 打分 {SINK_HIGH:g}",
+                "found": f"匹配到「{found.match}」，第一个 token 打分 0",
+                "found_sink": f"匹配到「{found.match}」，第一个 token 打分 {SINK_HIGH:g}"}
     for name, r in rows.items():
         reg.add(f"sink.{name}.first_token", r.first_token, percent(r.first_token, 1),
-                computed(f"softmax weight on the first token; {words[name]}", where))
+                computed({"zh": f"第一个 token 的 softmax 权重；{words_zh[name]}", "en": f"softmax weight on the first token; {words[name]}"}, where))
         reg.add(f"sink.{name}.weight_sum", sum(r.weights), percent(sum(r.weights), 0),
-                computed(f"sum of the row's softmax weights; {words[name]}", where))
+                computed({"zh": f"这一行 softmax 权重之和；{words_zh[name]}", "en": f"sum of the row's softmax weights; {words[name]}"}, where))
         norm = f.length(r.output)
-        reg.add(f"sink.{name}.output_norm", norm, fixed(norm, 3), computed(f"‖Σ w_i v_i‖; {words[name]}", where))
+        reg.add(f"sink.{name}.output_norm", norm, fixed(norm, 3), computed({"zh": f"‖Σ w_i v_i‖；{words_zh[name]}", "en": f"‖Σ w_i v_i‖; {words[name]}"}, where))
         written = f.length(r.written)
         reg.add(f"sink.{name}.written_norm", written, fixed(written, 4),
-                computed(f"‖σ(gate logit) · Σ w_i v_i‖; {words[name]}", where))
+                computed({"zh": f"‖σ(g) · Σ w_i v_i‖，g 为门的输入；{words_zh[name]}", "en": f"‖σ(gate logit) · Σ w_i v_i‖; {words[name]}"}, where))
         if found.match in toy.tokens and name.startswith("found"):
             w = r.weights[toy.tokens.index(found.match)]
             reg.add(f"sink.{name}.match_weight", w, percent(w, 1),
-                    computed(f"softmax weight on {found.match}; {words[name]}", where))
-    reg.add("sink.uniform_weight", 1 / n, percent(1 / n, 1), computed("1 / tokens: every logit equal", where))
-    reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed("σ(default gate logit)", where))
+                    computed({"zh": f"「{found.match}」的 softmax 权重；{words_zh[name]}", "en": f"softmax weight on {found.match}; {words[name]}"}, where))
+    reg.add("sink.uniform_weight", 1 / n, percent(1 / n, 1), computed({"zh": "1 / token 数：所有打分相同", "en": "1 / tokens: every logit equal"}, where))
+    reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed({"zh": "σ(g)，g 为默认的门输入", "en": "σ(default gate logit)"}, where))
     reg.add("sink.gate_open", f.sigmoid(GATE_OPEN), percent(f.sigmoid(GATE_OPEN), 2),
-            computed("σ(open gate logit)", NUMBERS, FORMULAS))
+            computed({"zh": "σ(g)，g 为打开的门的输入", "en": "σ(open gate logit)"}, NUMBERS, FORMULAS))
 
     sw = f"{TWINS} (formulas.surface, a, b ∈ [−{SURFACE_EXTENT:g}, {SURFACE_EXTENT:g}], {SURFACE_POINTS} points each)"
-    reg.add("surface.extent", SURFACE_EXTENT, fixed(SURFACE_EXTENT, 0), computed("the grid's half-width", NUMBERS))
-    reg.add("surface.points", SURFACE_POINTS, integer(SURFACE_POINTS), computed("grid points per axis", NUMBERS))
+    reg.add("surface.extent", SURFACE_EXTENT, fixed(SURFACE_EXTENT, 0), computed({"zh": "网格的半宽", "en": "the grid's half-width"}, NUMBERS))
+    reg.add("surface.points", SURFACE_POINTS, integer(SURFACE_POINTS), computed({"zh": "每条轴上的格点数", "en": "grid points per axis"}, NUMBERS))
     limits = {"none": None, "gpt_oss": inputs.frontier.by_name("gpt-oss-120b").swiglu_limit,
               "deepseek_v4": inputs.frontier.by_name("DeepSeek-V4-Flash").swiglu_limit}
     for name, limit in limits.items():
         z = f.surface(SURFACE_EXTENT, SURFACE_POINTS, limit)
         top = max(max(row) for row in z)
         reg.add(f"surface.max.{name}", top, fixed(top, SURFACE_DIGITS),
-                computed(f"largest SiLU(a)·b on the grid, clamp {limit if limit else 'none'}", sw, FRONTIER))
+                computed({"zh": f"网格上最大的 SiLU(a)·b，截断 {limit if limit else '无'}", "en": f"largest SiLU(a)·b on the grid, clamp {limit if limit else 'none'}"}, sw, FRONTIER))
 
 
 # ---------------------------------------------------------------- measured: our small model
@@ -253,22 +265,25 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     ref = f.uniform_first_token_share(base.block_size)
     reg.add("sink_threshold", SINK_THRESHOLD,
             {"zh": fixed(SINK_THRESHOLD, 1) + " 倍", "en": fixed(SINK_THRESHOLD, 1) + " times"},
-            computed("how many times the uniform share the notes call favoring the first token", NUMBERS))
+            computed({"zh": "第一个 token 的份额达到均匀份额的多少倍，笔记才称为「偏爱」", "en": "how many times the uniform share the notes call favoring the first token"}, NUMBERS))
     reg.add("uniform_first_token", ref, percent(ref, 2),
-            computed("mean over t = 1 … block_size − 1 of 1/(t + 1)", f"{EXPERIMENTS} (base block_size)", FORMULAS))
+            computed({"zh": "1/(t + 1) 在 t = 1 … block_size − 1 上的平均", "en": "mean over t = 1 … block_size − 1 of 1/(t + 1)"}, f"{EXPERIMENTS} (base block_size)", FORMULAS))
     gate = base.n_layer * base.d_model * base.d_model
     reg.add("small.gate_params", gate, integer(gate),
-            computed("n_layer × d_model × d_model (one gate matrix per layer)", f"{EXPERIMENTS} (base)"))
+            computed({"zh": "n_layer × d_model × d_model（每层一个门矩阵）", "en": "n_layer × d_model × d_model (one gate matrix per layer)"}, f"{EXPERIMENTS} (base)"))
 
     results: Results = inputs.results
     runs = [r for r in (BASELINE, GATE_RUN, CLAMP_RUN) if r in results.runs]
     for run in runs:
         rs = results.runs[run]
-        prov = provenance(rs, f"{run} (first-token attention per layer)")
+        prov = provenance(rs, {"zh": f"{run}（每层给第一个 token 的注意力）", "en": f"{run} (first-token attention per layer)"})
         for when in ("init", "end"):
             for i in range(len(rs[0].end.first_token_attention)):
                 spread_keys(reg, f"fta.{run}.{when}.layer{i + 1}",
                             [getattr(r, when).first_token_attention[i] for r in rs], lambda x: percent(x, 1), prov)
+        top = max(max(r.end.first_token_attention) for r in rs)
+        reg.add(f"fta.{run}.end.top", top, percent(top, 1), prov)
+        reg.add(f"fta.{run}.end.top_over_uniform", top / ref, fixed(top / ref, 2), prov)
     if BASELINE not in results.runs:
         return
     if GATE_RUN in results.runs:
@@ -276,56 +291,52 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
             compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric)
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
-                    provenance(results.runs[GATE_RUN], f"{GATE_RUN} (parameters)"))
+                    provenance(results.runs[GATE_RUN], {"zh": f"{GATE_RUN}（参数量）", "en": f"{GATE_RUN} (parameters)"}))
+    if GATE_LOW_LR in results.runs and BASELINE_LOW_LR in results.runs:
+        compare(reg, "compare.gate_lr1e-3.final_val_loss", results, GATE_LOW_LR, BASELINE_LOW_LR, "final_val_loss")
     if CLAMP_RUN in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric)
         limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
-        add_clamp_engagement(reg, results, limit, f.swiglu_clamped_max(limit))
+        add_clamp_engagement(reg, results, limit)
 
 
-def same_machine(a, b) -> bool:
-    """Two results computed alike: the same device, torch and thread count. Only then does a loss curve
-    equal to the bit mean that nothing differed; across machines the last bits differ from the first steps."""
-    pa, pb = a.provenance, b.provenance
-    return (pa.device_name, pa.torch, pa.threads) == (pb.device_name, pb.torch, pb.threads)
-
-
-def add_clamp_engagement(reg: Scope, results: Results, limit: float, bound: float) -> None:
-    """Did the clamp ever act, and on what? It changes an entry whenever the gate's input is above the limit
-    or the up branch beyond ±limit, whatever their product. Under the same seed the clamped run starts from
-    the baseline's initialization and reads its data: on the same machine, the two compute the same numbers
-    until the clamp first changes one, so a clamped loss curve equal to the baseline's to the bit is one the
-    clamp never touched, and the first step whose loss differs is where it took hold. Seeds whose two
-    results come from different machines tell nothing this way and are left out of these counts. The
-    baseline's product is the wrong thing to count: it can stay below the bound while an input crosses
-    the limit, as these keys show (the peak product of the baseline in the seeds where the clamp acted)."""
-    base, clamp = results.runs[BASELINE], results.runs[CLAMP_RUN]
-    pairs = [(c, b) for c, b in zip(clamp, base) if same_machine(c, b)]
-    pair = provenance(clamp, f"{CLAMP_RUN} vs {BASELINE} (train-loss curves compared bit for bit, same machine)")
-    reg.add("clamp.comparable_seeds", len(pairs), integer(len(pairs)), pair)
-    same = sum(c.curves.train_loss == b.curves.train_loss for c, b in pairs)
-    reg.add("clamp.identical_seeds", same, integer(same), pair)
-    apart = [(next(s for s, x, y in zip(c.curves.step, c.curves.train_loss, b.curves.train_loss) if x != y), b)
-             for c, b in pairs if c.curves.train_loss != b.curves.train_loss]
-    reg.add("clamp.acting_seeds", len(apart), integer(len(apart)), pair)
-    if apart:
-        spread_keys(reg, "clamp.acting_first_step", [s for s, _ in apart], integer, pair)
-        peaks = [b.metrics.max_ffn_act for _, b in apart]
-        spread_keys(reg, "clamp.acting_base_peak", peaks, lambda x: fixed(x, 1),
-                    provenance(base, f"{BASELINE} (largest FFN product over training, in the seeds where the clamp acted)"))
-        below = sum(p * (1 + MARGIN_OTHER) < bound for p in peaks)
-        reg.add("clamp.acting_below_bound_seeds", below, integer(below),
-                provenance(base, f"{BASELINE}: seeds where the clamp acted though the baseline's peak product stays "
-                                 f"below the bound by more than the {MARGIN_OTHER:.0%} margin"))
-        under = [bound / p for p in peaks]
-        spread_keys(reg, "clamp.acting_bound_over_base_peak", under, lambda x: fixed(x, 3),
-                    provenance(base, f"SiLU(limit)·limit / the baseline's peak product, seeds where the clamp acted"))
+def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
+    """How often the clamp acted. Each training step the clamped run counts the entries it changed
+    (curves.clamped_gate: gate inputs above the limit; curves.clamped_up: up values beyond ±limit, whatever
+    their product), summed over the layers, out of batch × block × ffn_hidden × n_layer entries per branch."""
+    clamp = results.runs[CLAMP_RUN]
+    cfg = clamp[0].config
+    per_step = cfg.batch_size * cfg.block_size * clamp[0].ffn_hidden * cfg.n_layer
+    counted = {"zh": f"{CLAMP_RUN}（每步截断改动的元素数：curves.clamped_gate、curves.clamped_up）",
+               "en": f"{CLAMP_RUN} (entries the clamp changed per step: curves.clamped_gate, curves.clamped_up)"}
+    prov = provenance(clamp, counted)
+    reg.add("clamp.entries_per_step", per_step, integer(per_step),
+            computed({"zh": "batch_size × block_size × ffn_hidden × n_layer：每一步门（或 up）的输入元素数",
+                      "en": "batch_size × block_size × ffn_hidden × n_layer: the gate (or up) entries of one step"},
+                     EXPERIMENTS))
+    reg.add("clamp.rare_threshold", CLAMP_RARE, percent(CLAMP_RARE, 1),
+            computed({"zh": "笔记里「很少」的界线：一步之内被改动的元素占比", "en": "what the notes call rare: "
+                      "the share of one step's entries the clamp changes"}, NUMBERS))
+    acted = [[s for s, g, u in zip(r.curves.step, r.curves.clamped_gate, r.curves.clamped_up) if g or u]
+             for r in clamp]
+    seeds = sum(bool(a) for a in acted)
+    reg.add("clamp.acting_seeds", seeds, integer(seeds), prov)
+    spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov)
+    spread_keys(reg, "clamp.acting_steps", [len(a) for a in acted], integer, prov)
+    spread_keys(reg, "clamp.total_gate", [sum(r.curves.clamped_gate) for r in clamp], integer, prov)
+    spread_keys(reg, "clamp.total_up", [sum(r.curves.clamped_up) for r in clamp], integer, prov)
+    spread_keys(reg, "clamp.total", [sum(r.curves.clamped_gate) + sum(r.curves.clamped_up) for r in clamp],
+                integer, prov)
+    peaks = [max(max(r.curves.clamped_gate), max(r.curves.clamped_up)) for r in clamp]
+    spread_keys(reg, "clamp.peak_step", peaks, integer, prov)
+    spread_keys(reg, "clamp.peak_share", [p / per_step for p in peaks], lambda x: percent(x, 2), prov)
     # the inputs of the two branches at the end of training, before the clamp (the probe reads the
     # outputs of gate_proj and up_proj): above the limit while the product stays under the bound
     spread_keys(reg, "clamp.end_pre_max", [max(r.end.ffn_pre_max) for r in clamp], lambda x: fixed(x, 2),
-                provenance(clamp, f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"))
-    reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit of {CLAMP_RUN}", EXPERIMENTS))
+                provenance(clamp, {"zh": f"{CLAMP_RUN}（训练结束时门或 up 输入的最大绝对值，截断之前）",
+                                   "en": f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"}))
+    reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
