@@ -8,14 +8,13 @@ Python twins); and what our small model's gated and clamped runs measured, seed 
 from __future__ import annotations
 
 from course.common.formulas import anchor_layer_parts, anchor_ledger
-from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
+from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent
 from course.core.registry import Computed, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
-from lessons.c4_normalization.numbers import MARGIN_OTHER
 
 HERE = "lessons/c4_gating"
 FORMULAS = f"{HERE}/formulas.py"
@@ -344,4 +343,5 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_who_gates(reg, inputs)
     add_bounds(reg, inputs)
     add_widget_readouts(reg, inputs)
+    add_margins(reg)
     add_measured(reg, inputs)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from course.common import formulas as chapter_formulas
-from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, compare, left_unigram_step,
-                                     provenance, spread_keys)
+from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, add_margins, compare,
+                                     left_unigram_step, provenance, spread_keys)
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
@@ -347,21 +347,6 @@ def add_init_scale(reg: Scope, results: Results) -> None:
     for run, rs in ((BASELINE, pre), ("c4_postln", post)):
         spread_keys(reg, f"grad_norm.step1.{run}", [r.curves.grad_norm[0] for r in rs], lambda x: fixed(x, 2),
                     provenance(rs, {"zh": f"{run}（第一次更新时全部参数的梯度范数，裁剪之前）", "en": f"{run} (gradient norm of all parameters at the first update, before clipping)"}))
-
-
-# The margin every reading note of the chapter keeps, so that it still holds when the runs are repeated on
-# another machine (a rerun moves a final loss by about 1e-3): a loss may move by MARGIN_LOSS in the worst
-# direction (a paired difference of two losses by twice that), any other measured quantity by MARGIN_OTHER.
-MARGIN_LOSS, MARGIN_OTHER = 0.005, 0.02
-
-
-def add_margins(reg: Scope) -> None:
-    reg.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3),
-            computed({"zh": "MARGIN_LOSS：重跑一次，最终损失在最不利的方向上可能移动多少", "en": "MARGIN_LOSS: how far a final loss may move on a rerun, in the worst direction"}, NUMBERS))
-    reg.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2),
-            computed({"zh": "2 × MARGIN_LOSS：两个损失配对之差的余量", "en": "2 × MARGIN_LOSS: the margin of a paired difference of two losses"}, NUMBERS))
-    reg.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0),
-            computed({"zh": "MARGIN_OTHER：重跑一次，其他测量值可能移动多少", "en": "MARGIN_OTHER: how far any other measured quantity may move on a rerun"}, NUMBERS))
 
 
 def add_measured(reg: Scope, results: Results) -> None:
