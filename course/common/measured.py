@@ -10,6 +10,7 @@ commit. The benchmark's numbers belong to the lesson that uses them.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
@@ -140,9 +141,14 @@ def trained_on(runs: list[RunResult]) -> Words:
 
 
 def newest(runs: list[RunResult]) -> RunResult:
-    """The result trained last. Every current result of a device was trained by the same training code (the
-    results are keyed on its syntax tree), so the commit it names holds that code for all of them."""
-    return max(runs, key=lambda r: r.provenance.date)
+    """The result to name for a set: the newest date, and among those the commit most of them were trained at
+    (a date has no time of day). Every current result of a device was trained by the same training code (the
+    results are keyed on its syntax tree), so that commit holds the code of all of them."""
+    last = max(r.provenance.date for r in runs)
+    recent = [r for r in runs if r.provenance.date == last]
+    count = Counter(r.provenance.commit for r in recent)
+    commit = min(count, key=lambda c: (-count[c], c))
+    return next(r for r in recent if r.provenance.commit == commit)
 
 
 # The margin every reading note keeps, in every lesson: repeated on another CPU, whose matmul kernels round
@@ -255,7 +261,9 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
     if BASELINE in results.runs:
         runs = results.runs[BASELINE]
         every = [r for rs in results.runs.values() for r in rs]   # where and when the site's results were made
-        prov, p = provenance(every, "data/results"), newest(every).provenance
+        p = newest(every).provenance
+        prov = Measured(run={"zh": f"data/results/cpu/ 中全部 {len(every)} 个结果", "en": f"all {len(every)} results in data/results/cpu/"},
+                        device=trained_on(every), date=p.date, commit=p.commit)
         reg.add("measure.date", p.date, p.date, prov)
         device = trained_on(every)
         threads = {r.provenance.threads for r in every}
@@ -285,3 +293,31 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
                 Computed(formula="batch_size × block_size", sources=[f"{EXPERIMENTS} (base)"]))
     for name, runs in results.runs.items():
         add_run(reg, name, runs)
+
+
+def add_drift(reg: Registry, results: Results, other) -> None:
+    """measure.drift.*: how far the final loss of a run moved when the same run (code, config, seed, torch) was
+    trained on another CPU (data/cross-machine.json), over all such results and by learning rate."""
+    moved: dict[float, list[float]] = {}
+    for run, seeds in other.final_val_loss.items():
+        here = {str(r.config.seed): r for r in results.runs.get(run, [])}
+        for seed, loss in seeds.items():
+            if seed in here and loss is not None and here[seed].metrics.final_val_loss is not None:
+                moved.setdefault(here[seed].config.lr, []).append(abs(here[seed].metrics.final_val_loss - loss))
+    if not moved:
+        return
+    this = trained_on([r for rs in results.runs.values() for r in rs])
+    prov = Measured(run={"zh": f"同一运行、同一种子、同一代码在 {other.cpu} 与本机上的最终验证损失之差"
+                               f"（{other.cpu} 的结果见提交 {other.source_commit}）",
+                         "en": f"the final validation loss of the same run, seed and code on {other.cpu} and on this "
+                               f"machine ({other.cpu}'s results at commit {other.source_commit})"},
+                    device={"zh": f"{in_lang(this, 'zh')} 与 {other.cpu}", "en": f"{in_lang(this, 'en')} and {other.cpu}"},
+                    date=max(r.provenance.date for rs in results.runs.values() for r in rs), commit=other.source_commit)
+    everything = [d for ds in moved.values() for d in ds]
+    reg.add("measure.drift.cpu", other.cpu, other.cpu, prov)
+    reg.add("measure.drift.results", len(everything), integer(len(everything)), prov)
+    reg.add("measure.drift.max", max(everything), fixed(max(everything), 3), prov)
+    for lr, ds in sorted(moved.items()):
+        k = "measure.drift.lr_" + f"{lr:.0e}".replace("e-0", "e-").replace("e+0", "e")   # lr_3e-3
+        reg.add(f"{k}.results", len(ds), integer(len(ds)), prov)
+        reg.add(f"{k}.max", max(ds), significant(max(ds), 2), prov)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from course.common import formulas as f
-from course.common.measured import add_config, add_measured
+from course.common.measured import add_config, add_drift, add_measured
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, scientific
 from course.core.registry import Cited, Computed, Registry, Words
@@ -162,3 +162,4 @@ def add_numbers(reg: Registry, inputs: Inputs) -> None:
     add_citations(reg, inputs)
     add_config(reg, inputs.experiments)
     add_measured(reg, inputs.results, inputs.experiments)
+    add_drift(reg, inputs.results, inputs.cross_machine)

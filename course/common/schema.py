@@ -225,6 +225,18 @@ class EvolutionTable(Strict):
 
 
 
+# ---------------------------------------------------------------- data/cross-machine.json
+
+class CrossMachine(Strict):
+    """data/cross-machine.json (scripts/cross_machine.py): final losses of the same runs, seeds, code and torch
+    trained on another CPU, read back from the commit where they were committed."""
+    cpu: str
+    source_commit: str
+    trained_at: list[str]
+    torch: str
+    final_val_loss: dict[str, dict[str, Optional[float]]]   # run → seed → loss (None: it diverged)
+
+
 # ---------------------------------------------------------------- all of the chapter's inputs together
 
 @dataclass
@@ -235,6 +247,7 @@ class Inputs:
     citations: Citations
     experiments: Experiments
     evolution: EvolutionTable
+    cross_machine: CrossMachine
     root: Path = ROOT
 
     @cached_property
@@ -251,5 +264,6 @@ def load_inputs(root: Path = ROOT) -> Inputs:
         citations=load(data / "citations.json", Citations),
         experiments=load(root / EXPERIMENTS, Experiments),
         evolution=load(data / "evolution.json", EvolutionTable),
+        cross_machine=load(data / "cross-machine.json", CrossMachine),
         root=root,
     )
