@@ -42,6 +42,9 @@ MY_PAGES = {"index.html": SHORTCODES, "c4/index.html": SHORTCODES, "appendix/num
     ("用RMSNorm", ["spacing"]),
     ("锚点模型有 64 层，残差流宽 5,120 维（按 config 数出）", []),
     ("x + F(x) 的输出", []),                                # a formula's parentheses are not prose
+    ("逐元素乘上 σ(门)，再送进", []),                        # nor a function applied to a word
+    ("RMS(写入)² 之和", []),
+    ("宽度(按 config)", ["halfwidth"]),                    # a parenthesis after Chinese is still prose
     ("计算 `best_line()` 的结果", []),                       # code in backticks
 ])
 def test_check_text_finds_half_width_marks_and_missing_spaces(text, kinds):

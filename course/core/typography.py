@@ -59,9 +59,14 @@ class Finding:
         return f"{self.kind} {self.mark!r} in {self.where}: …{self.context}…"
 
 
+# a function written out, its argument a word: "σ(门)", "RMS(写入)" are formulas, not prose in parentheses
+APPLIED = re.compile(r"(?<=[A-Za-z\u0370-\u03ff])\(([^()\s]{1,8})\)")
+
+
 def prose(text: str, identifiers: bool = False) -> str:
-    """The text with what is not prose blanked out (backticked code; identifiers, if asked)."""
-    text = BACKTICKS.sub(" ", text)
+    """The text with what is not prose blanked out (backticked code; a function applied to a word;
+    identifiers, if asked)."""
+    text = APPLIED.sub(lambda m: "⟨" + m.group(1) + "⟩", BACKTICKS.sub(" ", text))
     return IDENTIFIER.sub(" ", text) if identifiers else text
 
 
