@@ -1,21 +1,6 @@
-"""Chinese typography (course/core/typography.py): the checker itself, the mechanical pass, and the files
-the pass has been run on so far.
-
-Scope, for now: the files nobody else is rewriting — docs/index.md, docs/c4/index.md, docs/course-map.md,
-docs/appendix/*.md (their built articles, without what shortcodes insert: tables, numbers' tooltips), the
-Chinese strings of mkdocs.yml outside the navigation, the templates in overrides/, the diagrams in
-docs/assets/, the chapter's table labels, and the 404 page. The lesson pages, their label tables and the
-data files (evolution.json, course-map.json, the registry's provenance texts) are being rewritten; to hold
-every page to the rule once they are, replace MY_PAGES by every built Chinese page and drop the `skip`
-selectors:
-
-    for page in chinese_pages(site_dir):            # scripts/check_typography.py lists them
-        assert check_html(page.read_text(encoding="utf-8"), region="<article") == []
-    for table in label_tables():
-        assert check_labels(json.loads(table.read_text(encoding="utf-8"))) == []
-
-(`python scripts/check_typography.py --article` prints the counts that test would see.)
-"""
+"""Chinese typography (course/core/typography.py): the checker itself, the mechanical pass, and every built
+Chinese page, tooltip, alt text and widget label table held to it (`python scripts/check_typography.py
+--show 5` prints what the page test would see)."""
 import json
 import re
 
@@ -23,13 +8,6 @@ import pytest
 
 from course.paths import DOCS, ROOT
 from course.core.typography import check_html, check_labels, check_text, fullwidth
-
-# each page, and what to leave out of it: what a shortcode inserts there comes from files other people edit
-# (data/evolution.json, data/course-map.json, data/citations.json, the registry's provenance texts)
-SHORTCODES = ("[data-table]", ".reg-num", "td.na-source")
-MY_PAGES = {"index.html": SHORTCODES, "c4/index.html": SHORTCODES, "appendix/numbers/index.html": SHORTCODES,
-            "appendix/references/index.html": SHORTCODES, "course-map/index.html": SHORTCODES + ("ul", "h2")}
-
 
 # ---------------------------------------------------------------- the checker
 
@@ -103,12 +81,28 @@ def test_my_markdown_sources_are_clean():
         assert check_text(prose) == [], (name, check_text(prose))
 
 
-def test_my_built_pages_are_clean(site_dir):
+def chinese_pages(site_dir):
+    return sorted(p for p in site_dir.rglob("*.html") if p.relative_to(site_dir).parts[0] not in ("en", "assets")
+                  and p.name in ("index.html", "404.html"))
+
+
+def test_every_built_chinese_page_is_clean(site_dir):
+    """Prose, tables, tooltips and alt texts of every Chinese page (the navigation and the footer included)."""
+    pages = chinese_pages(site_dir)
+    assert len(pages) >= 10, f"only {len(pages)} Chinese pages found in {site_dir}"
     problems = {}
-    for name, skip in MY_PAGES.items():
-        found = check_html((site_dir / name).read_text(encoding="utf-8"), skip=skip, region="<article")
+    for page in pages:
+        found = check_html(page.read_text(encoding="utf-8"))
         if found:
-            problems[name] = [str(f) for f in found]
+            problems[page.relative_to(site_dir).as_posix()] = [str(f) for f in found[:5]] + [f"({len(found)} in all)"]
+    assert problems == {}
+
+
+def test_every_widget_label_table_is_clean():
+    tables = sorted(t for top in ("course", "chapters", "lessons") for t in (ROOT / top).rglob("js/*.labels.json"))
+    assert len(tables) >= 10, f"only {len(tables)} label tables found"
+    problems = {t.relative_to(ROOT).as_posix(): [str(f) for f in found]
+                for t in tables if (found := check_labels(json.loads(t.read_text(encoding="utf-8"))))}
     assert problems == {}
 
 
