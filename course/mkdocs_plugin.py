@@ -56,6 +56,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.site = None
         self.stale_notebooks: dict[str, list[str]] = {}   # page URL → why its executed copy is out of date
         self.notebooks: dict[str, tuple[str, Path, Path]] = {}  # page URL → (src_uri, source, download to write)
+        self.rendered: dict[str, dict] = {}   # while serving: what Markdown made of a page, by what it was given
+        self.rendered_used: set[str] = set()  # the entries the last rebuild used (the others are dropped)
 
     # ------------------------------------------------------------ helpers
 
@@ -131,6 +133,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.project = self._load_project(config)
         if self.serving:
             self._forget_edited_code()
+            self.rendered = {k: v for k, v in self.rendered.items() if k in self.rendered_used}
+            self.rendered_used = set()
         from course.core.pipeline import Pipeline
         from course.core.site import Site
         if self.pipeline is None:
@@ -193,7 +197,37 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_page_markdown(self, markdown, page, config, files):
         if page.url in self.notebooks:  # a notebook renders from its file (mkdocs-jupyter), not this text
             return markdown
-        return self.site.expand(markdown, page.file.src_uri, page.url, getattr(page.file, "locale", None))
+        markdown = self.site.expand(markdown, page.file.src_uri, page.url, getattr(page.file, "locale", None))
+        if self.serving:
+            self._reuse_render(page, markdown, config, files)
+        return markdown
+
+    def _reuse_render(self, page, markdown: str, config, files) -> None:
+        """While serving, a page whose expanded Markdown, place and neighbours are as in an earlier rebuild is
+        not converted again: its HTML, table of contents and anchors come from that rebuild. A saved edit of
+        one page then converts that page alone (both languages are rebuilt on every save)."""
+        import hashlib
+        import types
+        signature = "\0".join(sorted(f"{f.src_uri}>{f.url}" for f in files.documentation_pages()))
+        key = hashlib.sha256("\0".join([page.file.src_uri, page.url, markdown, signature,
+                                         repr(config["markdown_extensions"]), repr(config["mdx_configs"])])
+                             .encode()).hexdigest()
+        cached = self.rendered.get(key)
+        self.rendered_used.add(key)
+        original = type(page).render
+
+        def render(this, config, files):
+            if cached is not None:
+                this.content, this.toc, this._title_from_render = cached["content"], cached["toc"], cached["title"]
+                this.present_anchor_ids = cached["anchors"]
+                this.links_to_anchors = {files.get_file_from_path(uri): links
+                                         for uri, links in cached["links"].items() if files.get_file_from_path(uri)}
+                return
+            original(this, config, files)
+            self.rendered[key] = {"content": this.content, "toc": this.toc, "title": this._title_from_render,
+                                  "anchors": this.present_anchor_ids,
+                                  "links": {f.src_uri: links for f, links in (this.links_to_anchors or {}).items()}}
+        page.render = types.MethodType(render, page)
 
     def on_page_content(self, html, page, config, files):
         if page.url in self.notebooks:

@@ -9,7 +9,10 @@ numbers change, no notebook reads them, nothing trains). An edit of a field the 
 1. edit-rebuild: the edit, then `python build.py` as a fresh process, against a bare
    `mkdocs build --strict` of the same site (run right after, when nothing is left to refresh);
    alternating, after one warm-up of each (goal: ratio ≤ 1.5×);
-2. serve-reload: under `mkdocs serve`, from saving the edit to the page serving the new number.
+2. serve-reload: under `mkdocs serve`, from saving the edit to the page serving the new number
+   (goal: within 5 s);
+3. serve-prose: under `mkdocs serve`, from saving a prose edit of one English page (a sentence appended)
+   to that page serving it (goal: within 3 s).
 
     python scripts/bench_edit.py [--reps 5] [--draft]
 
@@ -73,16 +76,26 @@ def main() -> None:
     server = DevServer(root, draft=args.draft)
     try:
         server.wait_for(r"Serving on http")
-        reload = []
+        reload, prose = [], []
         for i in range(args.reps):
             value, mark = SIZES[(i + args.reps) % 2], len(server.lines)  # never the value the builds above left
             set_ffn_width(root, value)
             reload.append(server.wait_until_served(PAGE, rf'data-key="anchor\.ffn_width"[^>]*>{value:,}<'))
             server.wait_for(r"Reloading browsers", after=mark, timeout=300)  # the whole rebuild is over
             time.sleep(1)
+        page = root / "docs/c4/ffn.en.md"
+        text = page.read_text(encoding="utf-8")
+        for i in range(args.reps):
+            mark = len(server.lines)
+            page.write_text(text + f"\nA sentence added by the benchmark, edit {i}.\n", encoding="utf-8")
+            prose.append(server.wait_until_served(PAGE, rf"added by the benchmark, edit {i}\."))
+            server.wait_for(r"Reloading browsers", after=mark, timeout=300)
+            time.sleep(1)
+        page.write_text(text, encoding="utf-8")
     finally:
         server.stop()
-    print(summary("serve: save → new page", reload))
+    print(summary("serve: data edit → page", reload))
+    print(summary("serve: prose edit → page", prose))
     print(f"\nmachine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -184,7 +184,11 @@ def test_figures_and_width_table_draw(open_page, reg, lang, scheme):
         assert fig.get_attribute("aria-label")
     table = page.locator('[data-table="ffn-widths"]')
     rows = table.locator("tbody tr")
-    assert rows.count() == reg[NS + "models.gated.count"].value + 3     # + the two two-matrix models + the anchor
+    # the page's count of gated rows is the table's: every row whose form is "gated", the anchor's included
+    gated = reg[NS + "models.gated.count"].value
+    assert rows.count() == gated + 2     # + the two two-matrix models
+    gated_label = {"zh": "门控三矩阵", "en": "gated"}[lang]
+    assert sum(rows.nth(i).locator("td").nth(4).inner_text() == gated_label for i in range(rows.count())) == gated
     assert table.locator('tr[data-model="qwen3_32b"]').inner_text().count(reg[NS + "models.qwen3_32b.ratio"].text[lang])
     assert page.locator('[data-table="measured-notes"] li[data-claim]').count() > 0
     v.check_clean()

@@ -55,13 +55,21 @@ def test_the_page_derives_the_equal_parameter_width(lang):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_next_gap_leads_to_lesson_2_and_links_it_once_it_exists(lang):
+def test_next_gap_leads_to_lesson_2_by_its_cross_reference(lang):
+    """The next gap names lesson 2 by its id (<!-- ref:c4-2 -->), which renders as a link once the page is
+    written and as a planned lesson before; a hand-written link to residual.md would do neither."""
     md = section(text(lang), "next-gap")
     assert ("残差" if lang == "zh" else "residual") in md
-    if (DOCS / "c4/residual.md").exists():
-        assert "residual.md" in md, "lesson 2's page exists now: link it from the next gap"
-    else:
-        assert "residual.md" not in md, "lesson 2's page does not exist yet: no link"
+    assert re.search(r"<!--\s*ref:c4-2(\s|-->)", md), "the next gap must refer to lesson 2 as <!-- ref:c4-2 -->"
+    assert "residual.md" not in md, "refer to lesson 2 by its id, not by a hand-written link"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_apple_reads_only_the_tokens_before_it(lang):
+    """The anchor is a causal decoder: in 小明把苹果给了小王, 苹果 can read 小明 and 把, never 给了 or 小王."""
+    md = section(text(lang), "from-what-we-know")
+    assert "小明" in md and "把" in md
+    assert "who gave it to whom" not in md and "谁把它给了谁" not in md
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

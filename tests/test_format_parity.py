@@ -45,3 +45,19 @@ def test_percent_agrees():
 def test_a_number_that_is_not_finite_is_a_dash_in_both(x):
     assert formats.fixed(x, 2) == "—"
     assert js("[F.fixed(NaN, 2), F.fixed(Infinity, 2)]") == ["—", "—"]
+
+
+READABLE = [(159287036108943232.0, 2), (3.4567e-10, 2), (0.0, 2), (0.004, 2), (0.0099, 2), (0.01, 2), (13.555, 2),
+            (999999.0, 2), (1e6, 2), (-2.5e-8, 2), (9.96e-5, 2), (0.125, 0), (1.25e-3, 2), (-159287036108943232.0, 2),
+            (float("nan"), 2)]
+
+
+def test_readable_agrees_and_stays_fixed_where_fixed_shows_the_number():
+    got = js(f"{json.dumps([[x if x == x else None, d] for x, d in READABLE])}"
+             ".map(([x, d]) => F.readable(x === null ? NaN : x, d))")
+    want = [formats.readable(x, d) for x, d in READABLE]
+    assert got == want
+    # the gradient ratio of the residual simulator at its extremes: not "159,287,036,108,943,232.00" or "0.00"
+    assert want[:2] == ["1.6e17", "3.5e\u221210"]
+    assert want[6] == formats.fixed(13.555, 2) and want[7] == "999,999.00" and want[8] == "1e6"
+    assert want[9] == "\u22122.5e\u22128" and want[10] == "1e\u22124"

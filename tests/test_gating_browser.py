@@ -154,7 +154,12 @@ def test_gating_table_and_figures_draw(open_page, reg, lang, scheme):
     stated = [m for m in load_inputs().frontier.models if m.attn_output_gate is not None]
     assert rows.count() == len(stated) + 1                     # and the anchor
     yes = "是" if lang == "zh" else "yes"
-    assert sum(r.locator("td").last.inner_text().strip() == yes for r in rows.all()) == reg[NS + "output_gate.gated"].value
+    gate = [r.locator('td[data-col="gate"]').inner_text().strip() for r in rows.all()]
+    assert sum(g == yes for g in gate) == reg[NS + "output_gate.gated"].value
+    # every "no" that no config key records says it is inferred
+    how = [r.locator('td[data-col="how"]').get_attribute("data-how") for r in rows.all()]
+    assert how.count("inferred") == reg[NS + "output_gate.inferred"].value
+    assert all(h != "inferred" or g != yes for h, g in zip(how, gate))
     for name in ("first-token-attention", "ffn-activation"):
         fig = page.locator(f'.plotly-figure[data-figure="{name}"]').first
         fig.locator(".main-svg").first.wait_for(timeout=15000)

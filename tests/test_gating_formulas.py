@@ -128,6 +128,31 @@ def test_who_gates_the_attention_output(reg):
     assert "from the model's code" in reg[NS + "output_gate.qwen3_next_80b_a3b"].hover("en")
 
 
+def test_every_answer_says_how_it_is_known(reg):
+    """A "no" that no config key records says it is inferred; a "yes" or "no" read from code names the code;
+    the configs themselves hold no key for the models marked inferred, nor for the sink logits."""
+    from course.core.registry import table_rows
+    rows = {r["slug"]: r for r in table_rows(reg, NS + "output_gate.rows")}
+    how = {slug: r["how"] for slug, r in rows.items()}
+    assert how["qwen3_8_27b"] == how["kimi_k3"] == "config" and how["qwen3_next_80b_a3b"] == "code"
+    inferred = {s for s, h in how.items() if h == "inferred"}
+    assert inferred == {"llama_3_1_8b", "qwen3_32b", "deepseek_v3", "kimi_k2"}
+    assert reg[NS + "output_gate.inferred"].value == len(inferred)
+    assert all(reg[NS + f"output_gate.{s}"].value == 0 for s in inferred)
+    for s in inferred:
+        assert "inferred" in reg[NS + f"output_gate.{s}"].hover("en")
+    sinks = {s for s, r in rows.items() if r.get("sink")}
+    assert sinks == {"gpt_oss_120b", "gpt_oss_20b", "deepseek_v4_flash", "deepseek_v4_pro"}
+    assert all(how[s] == "code" and reg[NS + f"output_gate.{s}"].value == 0 for s in sinks)
+    assert "sinks" in reg[NS + "sink_logit.gpt_oss_120b"].text["en"]
+    assert "attn_sink" in reg[NS + "sink_logit.deepseek_v4_flash"].text["en"]
+    configs = ROOT.parent / "shared" / "model-configs"
+    for name in ("openai__gpt-oss-120b", "deepseek-ai__DeepSeek-V4-Flash", "meta-llama__Llama-3.1-8B-Instruct",
+                 "Qwen__Qwen3-32B", "deepseek-ai__DeepSeek-V3", "moonshotai__Kimi-K2-Instruct"):
+        text = (configs / f"{name}.config.json").read_text(encoding="utf-8")
+        assert "output_gate" not in text and "sink" not in text.replace("hc_sinkhorn_iters", ""), name
+
+
 @pytest.mark.parametrize("key,text", [
     ("qproj.gate", "6,144"), ("qproj.per_head", "512"), ("qproj.gate_share", "50%"), ("gate.layers", "17"),
     ("gate.per_layer_params", "31,457,280"), ("gate.total_params", "534,773,760"), ("gate.share", "1.92%"),

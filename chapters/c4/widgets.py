@@ -9,15 +9,16 @@ from course.core.widgets import load_labels
 
 JS = Path(__file__).resolve().parent / "js"
 
-# Which parts of the layer each lesson has taught, is teaching, or leaves for later.
+# Which parts of the layer each lesson has taught, is teaching, leaves for a later lesson of this chapter,
+# or leaves to another chapter (attention to C3, Gated DeltaNet to C11: their tags are references).
 PART_STATUS = {
-    "ffn": {"input": "taught", "norm1": "later", "attention": "taught", "gated-deltanet": "later",
+    "ffn": {"input": "later", "norm1": "later", "attention": "elsewhere", "gated-deltanet": "elsewhere",
             "add1": "later", "norm2": "later", "ffn": "current", "add2": "later"},
-    "residual": {"input": "current", "norm1": "later", "attention": "taught", "gated-deltanet": "later",
+    "residual": {"input": "current", "norm1": "later", "attention": "elsewhere", "gated-deltanet": "elsewhere",
                  "add1": "current", "norm2": "later", "ffn": "taught", "add2": "current"},
-    "normalization": {"input": "taught", "norm1": "current", "attention": "taught", "gated-deltanet": "later",
+    "normalization": {"input": "taught", "norm1": "current", "attention": "elsewhere", "gated-deltanet": "elsewhere",
                       "add1": "taught", "norm2": "current", "ffn": "taught", "add2": "taught"},
-    "gating": {"input": "taught", "norm1": "taught", "attention": "current", "gated-deltanet": "later",
+    "gating": {"input": "taught", "norm1": "taught", "attention": "current", "gated-deltanet": "elsewhere",
                "add1": "taught", "norm2": "taught", "ffn": "current", "add2": "taught"},
 }
 

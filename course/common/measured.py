@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from course.core.formats import fixed, integer, scientific, significant
 from course.paths import RESULTS
-from course.core.registry import Computed, Measured, Registry, Scope, registry_helper
+from course.core.registry import Computed, Measured, Registry, Scope, Words, in_lang, registry_helper
 from course.core.schema import load
 from models.config import EXPERIMENTS, TrainConfig
 from models.results import REFERENCE_DEVICE, BenchResult, RunResult
@@ -127,10 +127,11 @@ def seed_curves(runs, x_of, y_of, every: int = 1):
 
 # ---------------------------------------------------------------- into the registry
 
-def provenance(runs: list[RunResult], what: str) -> Measured:
+def provenance(runs: list[RunResult], what: Words) -> Measured:
     p = runs[-1].provenance
     seeds = "/".join(str(r.config.seed) for r in runs)
-    return Measured(run=f"{what}, seeds {seeds}", device=p.device_name, date=max(r.provenance.date for r in runs),
+    run = {"zh": f"{in_lang(what, 'zh')}，种子 {seeds}", "en": f"{in_lang(what, 'en')}, seeds {seeds}"}
+    return Measured(run=run, device=p.device_name, date=max(r.provenance.date for r in runs),
                     commit=p.commit)
 
 

@@ -142,8 +142,9 @@ def add_citations(reg: Registry, inputs: Inputs) -> None:
     c = inputs.citations
     for n in c.numbers:
         p = c.papers[n.paper]
+        source = f"{p.authors} {p.year}" + (f" ({p.kind})" if p.kind != "paper" else "")
         reg.add(n.key, n.value, fixed(n.value, n.digits) + n.unit,
-                Cited(paper=f"{p.authors} {p.year}", table=n.table, row=n.row), unit=n.unit)
+                Cited(paper=source, table=n.table, row=n.row), unit=n.unit)
 
 
 def add_numbers(reg: Registry, inputs: Inputs) -> None:

@@ -160,6 +160,17 @@ class Paper(Strict):
     title: str
     venue: str
     url: str
+    # what the source is: a peer-reviewed or preprint paper (the default), or something a reader should
+    # weigh differently: a company's blog post or a model card; such an entry quotes the passage the course
+    # relies on, since a blog has no table or section to point at
+    kind: Literal["paper", "blog", "model card"] = "paper"
+    quote: str = ""
+
+    @model_validator(mode="after")
+    def _quoted_when_not_a_paper(self):
+        if self.kind != "paper" and not self.quote:
+            raise ValueError(f"{self.title!r} is a {self.kind}: quote the passage the course relies on")
+        return self
 
 
 class CitedNumber(Strict):

@@ -3,29 +3,48 @@ which chapters/c4/ registers."""
 from __future__ import annotations
 
 import html
+import json
+import re
 
 from course.common.schema import Citations, EvolutionTable
 from course.paths import DATA
 from course.core.schema import load
 
-LABELS = {"zh": {"part": "部件", "stuck": "短板:", "here": "(本课)"},
-          "en": {"part": "Part", "stuck": "Limit:", "here": " (this lesson)"}}
+LABELS = {"zh": {"part": "部件", "stuck": "短板：", "gap": "", "here": "（本课）"},   # no space after a full-width mark
+          "en": {"part": "Part", "stuck": "Limit:", "gap": " ", "here": " (this lesson)"}}
+TAG = re.compile(r"<[^>]+>")
+
+
+def anchor_name() -> str:
+    return json.loads((DATA / "anchor-model.json").read_text(encoding="utf-8"))["name"]
 
 
 def evolution(ctx) -> str:
+    """A table where there is room for all its columns (docs/assets/course.css fits them to the column's
+    width); a card per part where there is not, each cell under its generation's name (the container is
+    narrower than 32rem, 640 px: a phone). The anchor model's column, the one the course follows, is marked in
+    both layouts. Explicit table roles keep the table a table to assistive technology in the card layout."""
     t = load(DATA / "evolution.json", EvolutionTable)
     lang, lab = ctx.lang, LABELS[ctx.lang]
     lessons = {u.id: u for u in ctx.units.lessons}
-    head = "".join(f"<th scope=\"col\">{c[lang]}</th>" for c in t.columns)
+    anchor = anchor_name()
+    is_anchor = [anchor in c[lang] for c in t.columns]
+
+    def col(i: int) -> str:
+        return ' class="evo-anchor"' if is_anchor[i] else ""
+    head = "".join(f'<th scope="col" role="columnheader"{col(i)}>{c[lang]}</th>' for i, c in enumerate(t.columns))
+    whens = [" ".join(TAG.sub(" ", c[lang]).split()) for c in t.columns]
     rows = []
     for r in t.rows:
         cells = []
-        for c in r.cells:
+        for i, c in enumerate(r.cells):
             stuck = c.stuck[lang]
             body = ctx.expand(c.did[lang])
             if stuck:
-                body += f'<div class="evo-stuck"><strong>{lab["stuck"]}</strong> {ctx.expand(stuck)}</div>'
-            cells.append(f"<td>{body}</td>")
+                body += f'<div class="evo-stuck"><strong>{lab["stuck"]}</strong>{lab["gap"]}{ctx.expand(stuck)}</div>'
+            # the generation's name over the cell, shown in the card layout only (screen readers have the header)
+            when = f'<div class="evo-when" aria-hidden="true">{html.escape(whens[i])}</div>'
+            cells.append(f'<td role="cell"{col(i)}>{when}{body}</td>')
         current = ctx.unit is not None and ctx.unit.id == r.lesson
         part = r.part[lang]
         lesson = lessons.get(r.lesson)
@@ -34,19 +53,27 @@ def evolution(ctx) -> str:
         if current:
             part += lab["here"]
         cls = ' class="evo-current"' if current else ""
-        rows.append(f'<tr{cls} data-lesson="{html.escape(r.lesson)}"><th scope="row">{part}</th>{"".join(cells)}</tr>')
-    return (f'<div class="evolution-table" data-table="evolution"><table>'
+        rows.append(f'<tr role="row"{cls} data-lesson="{html.escape(r.lesson)}">'
+                    f'<th scope="row" role="rowheader">{part}</th>{"".join(cells)}</tr>')
+    return (f'<div class="evolution-table" data-table="evolution"><table class="evo-grid" role="table">'
             f'<caption>{t.title[lang]}</caption>'
-            f'<thead><tr><th scope="col">{lab["part"]}</th>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>'
+            f'<thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">{lab["part"]}</th>{head}</tr></thead>'
+            f'<tbody role="rowgroup">{"".join(rows)}</tbody></table>'
             f'<p class="evo-note">{ctx.expand(t.note[lang])}</p></div>')
+
+
+KINDS = {"zh": {"blog": "博客文章", "model card": "模型卡"}, "en": {"blog": "blog post", "model card": "model card"}}
 
 
 def references(ctx) -> str:
     c = load(DATA / "citations.json", Citations)
-    items = [f'<li id="ref-{key}">{html.escape(p.authors)} ({p.year}). <em>{html.escape(p.title)}</em>. '
-             f'{html.escape(p.venue)}. <a href="{html.escape(p.url)}">{html.escape(p.url)}</a></li>'
-             for key, p in sorted(c.papers.items(), key=lambda kv: (kv[1].authors, kv[1].year))]
+    items = []
+    for key, p in sorted(c.papers.items(), key=lambda kv: (kv[1].authors, kv[1].year)):
+        kind = f' [{KINDS[ctx.lang][p.kind]}]' if p.kind != "paper" else ""
+        quote = f'<blockquote class="ref-quote" lang="en">{html.escape(p.quote)}</blockquote>' if p.quote else ""
+        items.append(f'<li id="ref-{key}" data-kind="{html.escape(p.kind)}">{html.escape(p.authors)} ({p.year}). '
+                     f'<em>{html.escape(p.title)}</em>. {html.escape(p.venue)}{kind}. '
+                     f'<a href="{html.escape(p.url)}">{html.escape(p.url)}</a>{quote}</li>')
     return f'<ol class="references" data-table="references">{"".join(items)}</ol>'
 
 

@@ -116,3 +116,105 @@ def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) 
     if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():
         write_atomic(plotly, paths.plotly_js.read_bytes())
     return written
+
+
+# The layout check of every drawn chart (tests/test_chart_layout.py, scripts/measure_reader.py): run in a page
+# with the element to search under, it returns one entry per visible Plotly chart with the boxes of its title,
+# axis titles, legend, plot areas and modebar, and `problems`: text over text, text cut by the chart's box, a
+# plot area too small to read, legend entries drawn alike, a dotted trace too faint for its background.
+CHART_BOXES = r"""
+root => {
+  // Every Plotly chart under root: the boxes of its title, axis titles, legend, plot areas, tick labels
+  // and modebar, and what is wrong with them (text over text, text cut by the chart's box, a plot area
+  // too small to read, legend entries that look alike).
+  const R = e => { const b = e.getBoundingClientRect(); return {l: b.left, r: b.right, t: b.top, b: b.bottom, w: b.width, h: b.height}; };
+  const meet = (a, b) => a.l < b.r - 1 && b.l < a.r - 1 && a.t < b.b - 1 && b.t < a.b - 1;
+  const inside = (a, c) => a.l >= c.l - 1 && a.r <= c.r + 1 && a.t >= c.t - 1 && a.b <= c.b + 1;
+  const shown = e => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0 && e.textContent.trim() !== ""; };
+  const charts = [];
+  root.querySelectorAll('.js-plotly-plot').forEach(gd => {
+    if (!gd.offsetParent) return;                       // in a closed tab or a collapsed block
+    const host = gd.closest('[data-figure]') || gd.closest('[data-widget]');
+    const name = host ? (host.dataset.figure || host.dataset.widget + (host.dataset.mode ? ':' + host.dataset.mode : '')) + (host.dataset.figure ? '' : ' #' + [...host.querySelectorAll('.js-plotly-plot')].indexOf(gd)) : gd.id;
+    const box = R(gd);
+    const title = [...gd.querySelectorAll('.g-gtitle text')].filter(shown).map(R);
+    const axisTitles = [...gd.querySelectorAll('g[class^="g-"][class$="title"]:not(.g-gtitle) text')].filter(shown)
+      .map(t => ({...R(t), text: t.textContent, axis: t.closest('g').getAttribute('class').slice(2, -5)}));
+    const legendBg = gd.querySelector('.legend .bg');
+    const legend = legendBg && legendBg.getBoundingClientRect().height > 0 ? R(legendBg) : null;
+    const areas = [...gd.querySelectorAll('.nsewdrag')].map(a => ({...R(a), subplot: a.dataset.subplot}));
+    const ticks = [...gd.querySelectorAll('g[class$="tick"] > text, g[class$="tick2"] > text')].filter(shown)
+      .map(t => { const m = /rotate\((-?[\d.]+)/.exec(t.getAttribute('transform') || '');
+                  return {...R(t), text: t.textContent, axis: t.closest('g').getAttribute('class'), angle: m ? +m[1] : 0,
+                          len: t.getComputedTextLength(), size: parseFloat(getComputedStyle(t).fontSize)}; });
+    // two tick labels meet: their boxes, or for labels turned by the same angle, their turned outlines
+    const ticksMeet = (a, b) => {
+      if (!a.angle || a.angle !== b.angle) return meet(a, b);
+      const th = a.angle * Math.PI / 180, dx = (b.l + b.r - a.l - a.r) / 2, dy = (b.t + b.b - a.t - a.b) / 2;
+      const along = Math.abs(dx * Math.cos(th) + dy * Math.sin(th)), across = Math.abs(-dx * Math.sin(th) + dy * Math.cos(th));
+      return across < 0.85 * Math.min(a.size, b.size) && along < (a.len + b.len) / 2;
+    };
+    const mb = gd.querySelector('.modebar');
+    const modebar = mb && mb.getBoundingClientRect().width > 0 ? R(mb) : null;
+    const problems = [];
+    const clip = (what, b) => inside(b, box) || problems.push(`${what} is cut by the chart's box`);
+    title.forEach(t => {
+      clip('the title', t);
+      if (modebar && meet(t, modebar)) problems.push('the modebar lies on the title');
+      areas.forEach(a => meet(t, a) && problems.push('the title lies on a plot area'));
+      if (legend && meet(t, legend)) problems.push('the title lies on the legend');
+    });
+    axisTitles.forEach((t, i) => {
+      clip(`axis title "${t.text}"`, t);
+      areas.forEach(a => meet(t, a) && problems.push(`axis title "${t.text}" lies on plot area ${a.subplot}`));
+      if (legend && meet(t, legend)) problems.push(`axis title "${t.text}" lies on the legend`);
+      title.forEach(u => meet(t, u) && problems.push(`axis title "${t.text}" lies on the title`));
+      axisTitles.slice(i + 1).forEach(u => meet(t, u) && problems.push(`axis titles "${t.text}" and "${u.text}" overlap`));
+      ticks.forEach(k => meet(t, k) && problems.push(`axis title "${t.text}" lies on tick label "${k.text}"`));
+      if (t.axis.startsWith('y')) {
+        const a = areas.find(a => a.subplot.includes(t.axis)) || areas[0];
+        if (a && t.h > a.h + 2) problems.push(`axis title "${t.text}" (${Math.round(t.h)} px) is taller than its plot (${Math.round(a.h)} px)`);
+      }
+    });
+    if (legend) {
+      clip('the legend', legend);
+      areas.forEach(a => meet(legend, a) && problems.push(`the legend lies on plot area ${a.subplot}`));
+      ticks.forEach(k => meet(legend, k) && problems.push(`the legend lies on tick label "${k.text}"`));
+    }
+    areas.forEach(a => (a.h < 120 || a.w < 120) && problems.push(`plot area ${a.subplot} is ${Math.round(a.w)}×${Math.round(a.h)} px`));
+    ticks.forEach((k, i) => {
+      clip(`tick label "${k.text}"`, k);
+      ticks.slice(i + 1).forEach(u => u.axis === k.axis && ticksMeet(k, u) && problems.push(`tick labels "${k.text}" and "${u.text}" overlap`));
+    });
+    // legend entries must look different: the swatch drawn for each entry (its fill, stroke, dash, opacity)
+    const seen = new Map();
+    gd.querySelectorAll('.legend .traces').forEach(tr => {
+      const label = tr.querySelector('.legendtext');
+      const sw = [...tr.querySelectorAll('.legendpoints path, .legendlines path, .legendfill path, .legendundefined path')];
+      const sig = sw.map(p => { const s = getComputedStyle(p); return [p.getAttribute('d') ? p.closest('g').getAttribute('class') : '', s.fill, s.fillOpacity, s.stroke, s.strokeOpacity, s.strokeDasharray, s.opacity].join('|'); }).join(';');
+      const text = label ? label.textContent : '';
+      if (seen.has(sig) && seen.get(sig) !== text) problems.push(`legend entries "${seen.get(sig)}" and "${text}" have the same swatch`);
+      seen.set(sig, text);
+    });
+    // a dotted or dashed trace must stay visible on the page's background: 2 px at least, contrast 3:1
+    const bg = (() => { for (let e = gd; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+                          if (c && !/rgba\(.*, 0\)$|transparent/.test(c)) return c; } return 'rgb(255, 255, 255)'; })();
+    const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+                                 .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)]; return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+    gd.querySelectorAll('.scatterlayer .trace .js-line').forEach(p => {
+      const s = getComputedStyle(p);
+      if (!s.strokeDasharray || s.strokeDasharray === 'none') return;
+      const tr = p.closest('.trace'), i = [...gd.querySelectorAll('.scatterlayer .trace')].indexOf(tr);
+      const name = (gd.data.filter(t => (t.type || 'scatter') === 'scatter' && t.visible !== false && t.visible !== 'legendonly')[i] || {}).name || 'a trace';
+      const c = rgb(s.stroke), b = rgb(bg), a = (c[3] == null ? 1 : c[3]) * Number(s.strokeOpacity) * Number(s.opacity);
+      const seen = c.slice(0, 3).map((v, k) => a * v + (1 - a) * b[k]);
+      if (parseFloat(s.strokeWidth) < 2 || contrast(seen, b) < 3)
+        problems.push(`dotted trace "${name}" is faint (${s.strokeWidth}, contrast ${contrast(seen, b).toFixed(1)}:1)`);
+    });
+    charts.push({name, box, title, axisTitles, legend, areas, modebar, problems: [...new Set(problems)]});
+  });
+  return charts;
+}
+"""

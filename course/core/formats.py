@@ -53,3 +53,28 @@ def significant(x: float, sig: int) -> str:
         return fixed(x, 0)
     digits = max(0, sig - 1 - int(math.floor(math.log10(abs(x)))))
     return fixed(x, digits)
+
+
+def scientific2(x: float) -> str:
+    """Two significant digits in the form configs and papers use: 3.46e−10 → '3.5e−10', 1.59e17 → '1.6e17',
+    1e17 → '1e17'. Rounding is the module's rule (half away from zero, on the exact value), as toExponential."""
+    if x == 0 or not math.isfinite(x):
+        return fixed(x, 0)
+    d = abs(Decimal(x))
+    exp = d.adjusted()
+    mant = d.scaleb(-exp).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    if mant >= 10:
+        mant, exp = (mant / 10).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), exp + 1
+    text = f"{mant:f}".rstrip("0").rstrip(".")
+    return (MINUS if x < 0 else "") + f"{text}e{exp}".replace("-", MINUS)
+
+
+def readable(x: float, digits: int, high: float = 1e6) -> str:
+    """fixed(x, digits) where that shows the number; where it would not (a value that rounds to 0.00, or one
+    of more than `high`, whose digits mean nothing on a page), two significant digits: '3.5e−10', '1.6e17'."""
+    if not math.isfinite(x) or x == 0:
+        return fixed(x, digits)
+    if abs(x) < 10.0 ** -digits or abs(x) >= high:
+        return scientific2(x)
+    return fixed(x, digits)
+

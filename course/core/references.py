@@ -193,19 +193,19 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
         target = refs.target(ch.id)
         status = t["written"] if target.written or any(refs.target(x.id).written for x in ch.lessons) else t["planned"]
         name = ch.title[lang] if ch.side else f"{ch.id.upper()} {ch.title[lang]}"
-        out.append(f"## {name} {{#{map_anchor(ch.id)}}}\n")
+        out.append(f"## {name} {{#{map_anchor(ch.id)} .map-chapter}}\n")
         out.append(f"*{status}{t['stop']}* {ch.question[lang]}\n")
         for lesson in ch.lessons:
             lt = refs.target(lesson.id)
             label = html.escape(refs.label(lt, lang, ch.id))
-            shown = f'<a href="{link(lt.page)}">{label}</a>' if lt.written else label
+            shown = f'<a class="xref" href="{link(lt.page)}">{label}</a>' if lt.written else label
             out.append(f'- <span id="{map_anchor(lesson.id)}">{shown}</span>{t["colon"]}{lesson.question[lang]}'
                        + _deferred(lesson.id, deferrals, t, link))
         if ch.lessons:
             out.append("")
         for topic in ch.topics:
             tt = refs.target(topic.id)
-            where = t["taken_on"].format(lesson=f'<a href="{link(tt.page)}">{html.escape(refs.label(tt, lang, ch.id))}</a>') \
+            where = t["taken_on"].format(lesson=f'<a class="xref" href="{link(tt.page)}">{html.escape(refs.label(tt, lang, ch.id))}</a>') \
                 if tt.written else t["planned"]
             out.append(f'- <span id="{map_anchor(topic.id)}">{topic.title[lang]}</span>{t["open"]}{where}{t["close"]}'
                        + _deferred(topic.id, deferrals, t, link))

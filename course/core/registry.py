@@ -17,41 +17,54 @@ from pydantic import BaseModel, ConfigDict, Field
 LANGS = ("zh", "en")
 
 
+# A provenance's words are in both languages when they are prose ("the sum of the ledger"): {"zh": …, "en": …}.
+# A formula written in code or symbols (`anchor_ledger()['ffn']`, "8d/3") and a file name read the same in
+# both, and stay one string.
+Words = Union[str, dict[str, str]]
+
+
+def in_lang(words: Words, lang: str) -> str:
+    return words if isinstance(words, str) else words[lang]
+
+
 class Computed(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["computed"] = "computed"
-    formula: str
+    formula: Words
     sources: list[str]
 
     def describe(self, lang: str) -> str:
-        src = ", ".join(self.sources)
-        return (f"计算:{self.formula};来源:{src}" if lang == "zh" else f"Computed: {self.formula}; from {src}")
+        formula = in_lang(self.formula, lang)
+        if lang == "zh":
+            return f"计算：{formula}；来源：{'、'.join(self.sources)}"
+        return f"Computed: {formula}; from {', '.join(self.sources)}"
 
 
 class Measured(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["measured"] = "measured"
-    run: str
+    run: Words
     device: str
     date: str
     commit: str
 
     def describe(self, lang: str) -> str:
+        run = in_lang(self.run, lang)
         if lang == "zh":
-            return f"实测:{self.run};设备 {self.device};{self.date};提交 {self.commit}"
-        return f"Measured: {self.run}; device {self.device}; {self.date}; commit {self.commit}"
+            return f"实测：{run}；设备 {self.device}；{self.date}；提交 {self.commit}"
+        return f"Measured: {run}; device {self.device}; {self.date}; commit {self.commit}"
 
 
 class Cited(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["cited"] = "cited"
     paper: str
-    table: str
-    row: str
+    table: Words
+    row: Words
 
     def describe(self, lang: str) -> str:
-        return (f"引用:{self.paper},{self.table},{self.row}" if lang == "zh"
-                else f"Cited: {self.paper}, {self.table}, {self.row}")
+        table, row = in_lang(self.table, lang), in_lang(self.row, lang)
+        return f"引用：{self.paper}，{table}，{row}" if lang == "zh" else f"Cited: {self.paper}, {table}, {row}"
 
 
 Provenance = Annotated[Union[Computed, Measured, Cited], Field(discriminator="kind")]

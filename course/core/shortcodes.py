@@ -117,6 +117,20 @@ def ref_html(ctx: PageContext, name: str, mode: Optional[str]) -> str:
         raise ShortcodeError(str(e)) from None
 
 
+def plain_refs(ctx: PageContext, text: str, lang: str) -> str:
+    """A text with its cross-references as their titles in `lang`, without links (a widget's label)."""
+    from course.core.references import REF
+    if ctx.refs is None or "ref:" not in text:
+        return text
+
+    def title(m: re.Match) -> str:
+        ref, anchor, mode = m.groups()
+        ctx.refs_used.append(ref)
+        target = ctx.refs.target(ref)
+        return ctx.refs.label(target, lang, ctx.unit.chapter_ref if ctx.unit else None, short=mode == "short")
+    return REF.sub(title, text)
+
+
 def table_html(ctx: PageContext, name: str) -> str:
     for tables in [u.tables for u in ctx.units.scopes(ctx.unit)] + [TABLES]:
         if name in tables:
@@ -131,7 +145,7 @@ def widget_html(ctx: PageContext, name: str, mode: Optional[str]) -> str:
         raise ShortcodeError(f"unknown widget {name!r} (known: {', '.join(w.name for _, w in ctx.units.widgets())})") from None
     ctx.widgets_used.add(name)
     try:
-        return widgets.render(widget, mode, ctx.lang, ctx.registry)
+        return widgets.render(widget, mode, ctx.lang, ctx.registry, resolve=lambda text, lang: plain_refs(ctx, text, lang))
     except widgets.WidgetError as e:
         raise ShortcodeError(str(e)) from None
 

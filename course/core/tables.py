@@ -9,26 +9,84 @@ from course.core.errors import ShortcodeError
 
 LABELS = {
     "zh": {"key": "键", "text": "显示", "kind": "类别", "source": "来源", "defined": "定义于",
-           "computed": "计算", "measured": "实测", "cited": "引用"},
+           "computed": "计算", "measured": "实测", "cited": "引用",
+           "filter": "筛选", "placeholder": "键、显示的数字或来源里的词", "shown": "显示 {n} / {total} 个数字",
+           "course": "全课共用", "group": "{title}（{n} 个）", "open": "全部展开", "close": "全部收起"},
     "en": {"key": "Key", "text": "Shown as", "kind": "Kind", "source": "Provenance", "defined": "Defined at",
-           "computed": "computed", "measured": "measured", "cited": "cited"},
+           "computed": "computed", "measured": "measured", "cited": "cited",
+           "filter": "Filter", "placeholder": "a key, a shown number, a word of the provenance",
+           "shown": "{n} of {total} numbers shown", "course": "Course-wide", "group": "{title} ({n})",
+           "open": "Open all", "close": "Close all"},
 }
 
 
-def numbers_appendix(ctx) -> str:
-    """Every number the site uses (a page, a reading note, a widget, a table or a notebook), with the line
-    of code that defined it. Reading `.numbers` directly marks nothing as used."""
-    lab = LABELS[ctx.lang]
-    rows = []
-    for key, n in sorted(ctx.registry.numbers.items()):
-        if key not in ctx.used_keys:
+SPLIT = 150   # a subgroup of more rows than this is split by the key's next part
+
+
+def number_groups(registry, units, lang: str, keys) -> list[tuple[str, str, list[tuple[str, list]]]]:
+    """The registry's keys among `keys` by where they belong: one group per lesson (its namespace, "ffn."), in the
+    lessons' order, then the rest, course-wide; inside each group, subgroups by the key's next part
+    ("ffn.ledger.", "anchor."). Returns [(group id, title, [(subgroup, [(key, number)])])]: data only,
+    so what the registry holds decides what is listed."""
+    lessons = [u for u in units.lessons if u.namespace]
+    by_ns = {u.namespace: u for u in lessons}
+    groups: dict[str, dict[str, list]] = {u.namespace: {} for u in lessons}
+    groups[""] = {}
+    for key, n in sorted(registry.numbers.items()):
+        if key not in keys:
             continue
-        rows.append(f'<tr id="num-{html.escape(key)}"><td><code>{html.escape(key)}</code></td>'
-                    f'<td>{html.escape(n.text[ctx.lang])}</td><td>{lab[n.provenance.kind]}</td>'
-                    f'<td>{html.escape(n.hover(ctx.lang))}</td><td><code>{html.escape(n.defined_at)}</code></td></tr>')
-    return (f'<table class="numbers-appendix" data-table="numbers"><thead><tr><th>{lab["key"]}</th>'
-            f'<th>{lab["text"]}</th><th>{lab["kind"]}</th><th>{lab["source"]}</th><th>{lab["defined"]}</th></tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table>')
+        head, _, rest = key.partition(".")
+        ns = head if head in by_ns else ""
+        sub = (rest if ns else key).split(".")[0]
+        groups[ns].setdefault(sub, []).append((key, n))
+    out = []
+    for ns, subs in groups.items():
+        if not subs:
+            continue
+        for sub in [k for k, rows in subs.items() if len(rows) > SPLIT]:   # a large subgroup: one level deeper
+            for key, n in subs.pop(sub):
+                parts = key.split(".")
+                subs.setdefault(".".join(parts[: (2 if not ns else 3)]) if len(parts) > (2 if not ns else 3) else sub,
+                                []).append((key, n))
+        title = by_ns[ns].title.get(lang, ns) if ns else LABELS[lang]["course"]
+        out.append((ns or "course", title, sorted(subs.items())))
+    return out
+
+
+def numbers_appendix(ctx) -> str:
+    """Every number the site uses (a page, a reading note, a widget, a table or a notebook) with its provenance
+    and the line of code that defined it, grouped by lesson and by the key's next part, each group collapsed
+    (docs/assets/js/numbers.js filters the rows and opens a group a link points into). Reading `.numbers`
+    directly marks nothing as used."""
+    lab, lang = LABELS[ctx.lang], ctx.lang
+    e = html.escape
+    head = (f'<thead><tr><th scope="col">{lab["key"]}</th><th scope="col">{lab["text"]}</th>'
+            f'<th scope="col">{lab["kind"]}</th><th scope="col">{lab["source"]}</th>'
+            f'<th scope="col">{lab["defined"]}</th></tr></thead>')
+    parts, total = [], 0
+    for gid, title, subs in number_groups(ctx.registry, ctx.units, lang, ctx.used_keys):
+        count = sum(len(rows) for _, rows in subs)
+        total += count
+        inner = []
+        for sub, rows in subs:
+            body = "".join(
+                f'<tr id="num-{e(key)}"><td class="na-key"><code>{e(key).replace(".", ".<wbr>")}</code></td>'
+                f'<td class="na-text">{e(n.text[lang])}</td><td class="na-kind">{lab[n.provenance.kind]}</td>'
+                f'<td class="na-source">{e(n.hover(lang))}</td>'
+                f'<td class="na-defined"><code>{e(n.defined_at)}</code></td></tr>' for key, n in rows)
+            inner.append(f'<details class="na-sub" data-sub="{e(sub)}"><summary>{e(sub)} '
+                         f'<span class="na-count">({len(rows)})</span></summary>'
+                         f'<table class="na-table">{head}<tbody>{body}</tbody></table></details>')
+        parts.append(f'<details class="na-group" id="numbers-{e(gid)}"><summary>'
+                     f'{e(lab["group"].format(title=title, n=count))}</summary>{"".join(inner)}</details>')
+    tool = (f'<div class="na-tools" hidden><label for="na-filter-{lang}">{lab["filter"]}</label>'
+            f'<input type="search" id="na-filter-{lang}" class="na-filter" placeholder="{e(lab["placeholder"])}" '
+            f'autocomplete="off" spellcheck="false">'
+            f'<output class="na-shown" aria-live="polite" data-template="{e(lab["shown"])}" data-total="{total}">'
+            f'{e(lab["shown"].format(n=total, total=total))}</output>'
+            f'<button type="button" class="md-button na-toggle" data-open="{e(lab["open"])}" '
+            f'data-close="{e(lab["close"])}">{e(lab["open"])}</button></div>')
+    return f'<div class="numbers-appendix" data-table="numbers">{tool}{"".join(parts)}</div>'
 
 
 def measured_notes(ctx) -> str:

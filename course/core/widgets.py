@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import Callable
 
 from course.core.registry import LANGS, Registry
 from course.core.units import Widget, WidgetContext
@@ -52,14 +53,32 @@ def label(widget: Widget, path: str, lang: str) -> str:
     raise KeyError(f"{widget.name}.{path}")
 
 
-def render(widget: Widget, mode: str | None, lang: str, registry: Registry) -> str:
+def resolved_labels(labels: dict, resolve: Callable[[str, str], str]) -> dict:
+    """The label table with `resolve(text, lang)` applied to every label (it turns a cross-reference such as
+    `<!-- ref:c4-2 short -->` into the title the page's language gives it); a language-neutral label that
+    changes becomes one per language."""
+    def walk(node):
+        if isinstance(node, dict) and set(node) == set(LANGS) and all(isinstance(v, str) for v in node.values()):
+            return {lang: resolve(text, lang) for lang, text in node.items()}
+        if isinstance(node, dict):
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, str):
+            shown = {lang: resolve(node, lang) for lang in LANGS}
+            return node if all(v == node for v in shown.values()) else shown
+        return node
+    return walk(labels)
+
+
+def render(widget: Widget, mode: str | None, lang: str, registry: Registry,
+           resolve: Callable[[str, str], str] | None = None) -> str:
     if widget.modes:
         mode = mode or widget.modes[0]
         if mode not in widget.modes:
             raise WidgetError(f"widget {widget.name!r} has modes {widget.modes}, got {mode!r}")
     elif mode is not None:
         raise WidgetError(f"widget {widget.name!r} takes no mode, got {mode!r}")
-    config = {**widget.config(WidgetContext(registry, lang, mode)), "labels": widget.labels}
+    labels = resolved_labels(widget.labels, resolve) if resolve else widget.labels
+    config = {**widget.config(WidgetContext(registry, lang, mode)), "labels": labels}
     data = html.escape(json.dumps(config, ensure_ascii=False, separators=(",", ":")), quote=True)
     noscript = "这个交互组件需要 JavaScript。" if lang == "zh" else "This interactive widget needs JavaScript."
     attrs = f'class="cw" data-widget="{widget.name}" data-lang="{lang}" data-config="{data}"'

@@ -8,12 +8,15 @@ rest on.
 """
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
 from course.common.formulas import (
     anchor_layer_parts,
     anchor_ledger,
     swiglu_equal_params_width,
 )
-from course.common.measured import BASELINE, Results, compare, provenance
+from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
 from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
@@ -38,6 +41,16 @@ def frontier_source(m: FrontierModel) -> str:
 def ffn_kind(m: FrontierModel) -> str:
     """Two matrices for ReLU and GELU; the gated forms (SwiGLU, Kimi K3's SiTU-GLU) have three."""
     return "two_matrix" if m.activation in ("relu", "gelu") else "swiglu"
+
+
+def exact_ratio(num: int, den: int, digits: int) -> tuple[Fraction, str]:
+    """num/den as an exact fraction and its text, rounded half up on the exact value: 17,408 / 13,653⅓ is
+    exactly 1.275 and prints 1.28, where the float 1.275 (stored as 1.27499…) would print 1.27. The shared
+    formatter rounds the binary value on purpose (the widgets' JavaScript does the same); a ratio of two
+    config integers is exact, so it is rounded here, before it becomes a float."""
+    q = Fraction(num, den)
+    exact = (Decimal(q.numerator) / Decimal(q.denominator)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return q, f"{exact:,.{digits}f}"
 
 
 def billions(x: float) -> dict[str, str]:
@@ -106,6 +119,18 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
                      "course/common/formulas.py"))
     reg.add("anchor.decoder_share", ledger["ffn"] / layers, percent(ledger["ffn"] / layers, 1),
             computed("FFN parameters / parameters of the decoder layers", ANCHOR, "course/common/formulas.py"))
+    # what the share counts: the 64 decoder layers' FFNs over every weight of the checkpoint (the embeddings,
+    # the vision encoder and the MTP module included); and how it grows if the other MLPs count too
+    total = sum(ledger.values())
+    mtp_ffn = t.mtp_num_hidden_layers * 3 * d * w
+    vision_mlps = v.depth * (2 * v.hidden_size * v.intermediate_size + v.intermediate_size + v.hidden_size)
+    for key, n, what in (("share_with_mtp_ffn", ledger["ffn"] + mtp_ffn, "decoder FFNs + the MTP layer's FFN"),
+                         ("share_with_vision_mlps", ledger["ffn"] + mtp_ffn + vision_mlps,
+                          "decoder FFNs + the MTP layer's FFN + the vision blocks' MLPs (fc1, fc2 with biases)")):
+        reg.add(f"anchor.{key}", n / total, percent(n / total, 1),
+                computed(f"({what}) / all parameters", ANCHOR, "course/common/formulas.py", NUMBERS))
+    reg.add("anchor.mtp_layers", t.mtp_num_hidden_layers, integer(t.mtp_num_hidden_layers),
+            computed("mtp_num_hidden_layers", anchor_source("mtp_num_hidden_layers")))
     parts = anchor_layer_parts(t)
     in_layer = parts["ffn"] / (parts["ffn"] + parts["full_attention"] + 2 * d)
     reg.add("anchor.full_attention_layer_share", in_layer, percent(in_layer, 1),
@@ -113,7 +138,10 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
                      "course/common/formulas.py"))
     eq = swiglu_equal_params_width(d)
     reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
-    reg.add("anchor.vs_equal_params", w / eq, fixed(w / eq, 2) + "×", computed("intermediate_size / (8d/3)", src))
+    q, text = exact_ratio(3 * w, 8 * d, 2)
+    reg.add("anchor.vs_equal_params", float(q), text + "×",
+            computed("intermediate_size / (8d/3) = 3 · intermediate_size / (8 · hidden_size), rounded on the exact "
+                     "fraction", src, NUMBERS))
     rule = f.meta_ffn_width(d, inputs.frontier.by_name("Llama 2 7B").ffn_multiple_of)
     reg.add("anchor.meta_rule_width", rule, integer(rule),
             computed("meta_ffn_width(hidden_size, Llama 2's multiple_of): what Meta's rule would give", src, FORMULAS))
@@ -154,19 +182,38 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
         if ffn_kind(m) == "swiglu":
             gated.append(r)
     rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "form": ffn_kind(m),
-             "moe": m.num_experts is not None, "expert": bool(m.moe_ffn_width)} for m in dense_ffn_models(inputs)]
+             "moe": m.num_experts is not None, "expert": bool(m.moe_ffn_width),
+             "secondary": m.provenance.grade == "secondary source",
+             "latent": m.name == LATENT_MOE_MODEL} for m in dense_ffn_models(inputs)]
     rows.append({"slug": "anchor", "name": inputs.anchor.name})
     add_rows(reg, "models.rows", rows, computed("the width table's models, oldest first, then the anchor", FRONTIER, ANCHOR))
     t = inputs.anchor.config.text_config
     r = t.intermediate_size / t.hidden_size
     reg.add("models.anchor.ratio", r, fixed(r, 2), computed("intermediate_size / hidden_size",
                                                              anchor_source("intermediate_size")))
-    src = f"{FRONTIER} (dense FFNs of gated models)"
-    reg.add("models.gated.count", len(gated), integer(len(gated)), computed("models in the table with a gated FFN", src))
+    gated.append(r)   # the anchor's row is gated too: the count and the range are over the table's rows
+    src = f"{FRONTIER} and {ANCHOR} (dense FFNs of gated models, the anchor included)"
+    reg.add("models.gated.count", len(gated), integer(len(gated)),
+            computed("rows of the table with a gated FFN, the anchor's included", src))
     reg.add("models.gated.ratio_min", min(gated), fixed(min(gated), 2) + "d", computed("smallest ffn_width / hidden_size", src))
     reg.add("models.gated.ratio_max", max(gated), fixed(max(gated), 2) + "d", computed("largest ffn_width / hidden_size", src))
 
 
+def add_latent_moe(reg: Scope, inputs: Inputs) -> None:
+    """Kimi K3's routed experts read a latent vector narrower than the stream (routed_expert_hidden_size
+    in its config, cited in data/citations.json): against their own input they are wider than against d."""
+    m = inputs.frontier.by_name(LATENT_MOE_MODEL)
+    latent = int(next(n.value for n in inputs.citations.numbers if n.key == LATENT_KEY))
+    k = f"models.{slug(m.name)}"
+    r = m.moe_ffn_width / latent
+    reg.add(f"{k}.latent_expert_ratio", r, fixed(r, 2),
+            computed("moe_ffn_width / routed_expert_hidden_size", frontier_source(m), "data/citations.json"))
+    h = latent / m.hidden_size
+    reg.add(f"{k}.latent_share", h, fixed(h, 2),
+            computed("routed_expert_hidden_size / hidden_size", frontier_source(m), "data/citations.json"))
+
+
+LATENT_MOE_MODEL, LATENT_KEY = "Kimi K3", "kimik3.routed_expert_hidden_size"
 MOE_MODEL = "DeepSeek-V3"
 
 
@@ -294,7 +341,74 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
                      EXPERIMENTS, FORMULAS))
 
 
+# The margin every reading note keeps (the same rule in every lesson): the runs will be repeated on another
+# CPU, whose matmul kernels round differently; a final loss may then move by up to LOSS_MARGIN, any other
+# measured quantity by REL_MARGIN of itself. A difference of two losses can so move by twice LOSS_MARGIN.
+LOSS_MARGIN, REL_MARGIN = 0.005, 0.02
+
+
+def add_margins(reg: Scope) -> None:
+    where = computed("the margin every reading note's check keeps", NUMBERS)
+    reg.add("margin.loss", LOSS_MARGIN, fixed(LOSS_MARGIN, 3), where)
+    reg.add("margin.loss_gap", 2 * LOSS_MARGIN, fixed(2 * LOSS_MARGIN, 2), where)
+    reg.add("margin.rel", REL_MARGIN, percent(REL_MARGIN, 0), where)
+
+
+GELU4 = "c1_gelu_ratio4"
+SPLIT_STEP = 150   # a validation step (every 50) at which GELU 4d's seeds have already parted
+
+
+def seed_max(values) -> float:
+    return max(v for v in values if v is not None)
+
+
+def add_split(reg: Scope, results: Results) -> None:
+    """GELU 4d's seeds fall into two groups: the two lowest final losses close together, the highest far
+    above them, beside the SwiGLU baseline's seeds. Keys for each group (by final loss, whatever the seed),
+    their validation loss at SPLIT_STEP and their top-of-stream RMS at the end; the baseline's too."""
+    if GELU4 not in results.runs or BASELINE not in results.runs:
+        return
+    runs = sorted(results.runs[GELU4], key=lambda r: r.metrics.final_val_loss)
+    low, high = runs[:-1], runs[-1]
+    prov = provenance(results.runs[GELU4], f"{GELU4}, seeds by final loss (the highest alone)")
+    val_at = lambda r: r.val.loss[r.val.step.index(SPLIT_STEP)]   # noqa: E731
+    loss3 = lambda x: fixed(x, 3)                                    # noqa: E731
+    for group, rs in (("low", low), ("high", [high])):
+        spread_keys(reg, f"gelu4.{group}.final_val_loss", [r.metrics.final_val_loss for r in rs], loss3, prov)
+        spread_keys(reg, f"gelu4.{group}.val_at_split", [val_at(r) for r in rs], loss3, prov)
+        spread_keys(reg, f"gelu4.{group}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
+                    lambda x: significant(x, 3), prov)
+    # what each group gains from each widening step and by how much it beats SwiGLU, seed by seed
+    by_seed = {n: {r.config.seed: r.metrics.final_val_loss for r in results.runs[n]}
+               for n in (*SWEEP, BASELINE) if n in results.runs}
+    if len(by_seed) == len(SWEEP) + 1:
+        for group, rs in (("low", low), ("high", [high])):
+            seeds = [r.config.seed for r in rs]
+            for key, a, b in (("first_gain", "c1_gelu_ratio2", GELU4), ("second_gain", GELU4, "c1_gelu_ratio8"),
+                              ("swiglu_gap", BASELINE, GELU4)):
+                spread_keys(reg, f"gelu4.{group}.{key}", [by_seed[a][s] - by_seed[b][s] for s in seeds], loss3,
+                            provenance(results.runs[a], f"{a} − {b}, the seeds of GELU 4d's {group} group"))
+    base = results.runs[BASELINE]
+    spread_keys(reg, "baseline.val_at_split", [val_at(r) for r in base], loss3,
+                provenance(base, f"{BASELINE}, validation loss at step {SPLIT_STEP}"))
+    reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP), computed("a validation step of every run", NUMBERS))
+    # at init: the largest hidden activation of each FFN (over its layers), and SwiGLU's over GELU's per seed
+    for key, run in (("swiglu", BASELINE), ("gelu4", GELU4)):
+        spread_keys(reg, f"runs.{key}.init_act_max", [seed_max(r.init.ffn_act_max) for r in results.runs[run]],
+                    lambda x: significant(x, 2), provenance(results.runs[run], f"{run} (init probe)"))
+    if results.seeds(BASELINE) == results.seeds(GELU4):
+        a, b = results.runs[BASELINE], results.runs[GELU4]
+        spread_keys(reg, "compare.swiglu_over_gelu4.init_act_max",
+                    [seed_max(x.init.ffn_act_max) / seed_max(y.init.ffn_act_max) for x, y in zip(a, b)],
+                    lambda x: fixed(x, 2), provenance(a, f"{BASELINE} / {GELU4} (largest hidden activation at init)"))
+        spread_keys(reg, "compare.swiglu_over_gelu4.max_act",
+                    [x.metrics.max_ffn_act / y.metrics.max_ffn_act for x, y in zip(a, b)],
+                    lambda x: fixed(x, 1), provenance(a, f"{BASELINE} / {GELU4} (largest hidden activation in training)"))
+
+
 def add_measured(reg: Scope, results: Results) -> None:
+    add_margins(reg)
+    add_split(reg, results)
     for key, a, b in COMPARISONS:
         # seed by seed needs the same seeds: while runs are still arriving, a pair may not have them yet
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
@@ -311,6 +425,7 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_equal_params(reg, inputs)
     add_anchor(reg, inputs)
     add_frontier_table(reg, inputs)
+    add_latent_moe(reg, inputs)
     add_moe(reg, inputs)
     add_activations(reg)
     add_ring(reg)

@@ -13,16 +13,16 @@ from lessons.c4_gating.numbers import CLAMP_RUN, GATE_RUN
 
 COLORS = {BASELINE: "#3b6fd4", GATE_RUN: "#d9534f", CLAMP_RUN: "#2ca58d"}
 RUN_LABELS = {
-    BASELINE: {"zh": "基线(不加门,不截断)", "en": "baseline (no gate, no clamp)"},
+    BASELINE: {"zh": "基线（不加门，不截断）", "en": "baseline (no gate, no clamp)"},
     GATE_RUN: {"zh": "注意力输出加 sigmoid 门", "en": "sigmoid gate on the attention output"},
     CLAMP_RUN: {"zh": "SwiGLU 截断在 {limit}", "en": "SwiGLU clamped at {limit}"},
 }
 T = {
     "zh": {"layer": "层", "fta": "查询 t ≥ 1 给第一个 token 的平均权重", "uniform": "均匀注意力的参照 {x}",
            "step": "训练步数", "act": "FFN 隐藏激活的最大绝对值", "bound": "截断后乘积的上限 SiLU({l})·{l} = {b}",
-           "init": "初始化时", "end": "训练结束", "bars": "误差棒:{n} 个种子的最小到最大",
-           "band": "阴影:{n} 个种子的最小到最大",
-           "missing": "(结果尚未生成)"},
+           "init": "初始化时", "end": "训练结束", "bars": "误差棒：{n} 个种子的最小到最大",
+           "band": "阴影：{n} 个种子的最小到最大",
+           "missing": "（结果尚未生成）"},
     "en": {"layer": "layer", "fta": "mean weight queries t ≥ 1 put on the first token", "uniform": "uniform attention {x}",
            "step": "step", "act": "largest |FFN hidden activation|", "bound": "clamped product's bound SiLU({l})·{l} = {b}",
            "init": "at init", "end": "at the end", "bars": "error bars: min to max over {n} seeds",
@@ -72,7 +72,7 @@ def first_token_attention(results: Results, lang: str) -> dict:
                      "name": t["uniform"].format(x=percent(ref, 2)), "hoverinfo": "name",
                      "line": {"color": REFERENCE_COLOR, "dash": "dash"}})
     n_seeds = len(results.runs[runs[0]]) if runs else 0
-    title = ("每层给第一个 token 的注意力:基线与加门" if lang == "zh"
+    title = ("每层给第一个 token 的注意力：基线与加门" if lang == "zh"
              else "Attention on the first token per layer: baseline and gated")
     sub = t["bars"].format(n=n_seeds) if runs else t["missing"]
     layout = base_layout(f"{title}<br><sub>{sub}</sub>", xaxis={"title": {"text": t["layer"]}, "dtick": 1},
@@ -80,12 +80,16 @@ def first_token_attention(results: Results, lang: str) -> dict:
                          margin={"l": 70, "r": 20, "t": 80, "b": 50})
     parts = []
     for run, (mean, lo, hi) in ends.items():
-        layers = "; ".join(f"{i + 1}: {percent(m, 1)} ({percent(a, 1)}–{percent(b, 1)})"
-                           for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
-        parts.append(f"{run_label(run, results, lang)}{':' if lang == 'zh' else ': '}{layers}")
+        if lang == "zh":
+            layers = "；".join(f"第 {i + 1} 层 {percent(m, 1)}（{percent(a, 1)}–{percent(b, 1)}）"
+                              for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
+        else:
+            layers = "; ".join(f"{i + 1}: {percent(m, 1)} ({percent(a, 1)}–{percent(b, 1)})"
+                               for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
+        parts.append(f"{run_label(run, results, lang)}{'：' if lang == 'zh' else ': '}{layers}")
     if lang == "zh":
-        alt = (f"折线图:训练结束时每层的查询(t ≥ 1)给第一个 token 的平均注意力权重,{n_seeds} 个种子的均值,误差棒为种子间"
-               f"最小到最大;虚线是均匀注意力时的参照值{' ' + percent(f.uniform_first_token_share(block), 2) if block else ''}。"
+        alt = (f"折线图：训练结束时每层的查询（t ≥ 1）给第一个 token 的平均注意力权重，{n_seeds} 个种子的均值，误差棒为种子间"
+               f"最小到最大；虚线是均匀注意力时的参照值{' ' + percent(f.uniform_first_token_share(block), 2) if block else ''}。"
                + ("。".join(parts) if parts else "结果尚未生成。"))
     else:
         alt = (f"Line chart: the mean attention weight that queries t ≥ 1 put on the first token, per layer, at the end "
@@ -120,7 +124,7 @@ def ffn_activation(results: Results, lang: str) -> dict:
                      "name": t["bound"].format(l=fixed(limit, 0), b=fixed(bound, 2)),
                      "line": {"color": REFERENCE_COLOR, "dash": "dash"}})
     n_seeds = len(results.runs[runs[0]]) if runs else 0
-    title = ("FFN 里最大的隐藏激活:基线与截断" if lang == "zh"
+    title = ("FFN 里最大的隐藏激活：基线与截断" if lang == "zh"
              else "The largest FFN hidden activation: baseline and clamped")
     sub = t["band"].format(n=n_seeds) if runs else t["missing"]
     layout = base_layout(f"{title}<br><sub>{sub}</sub>", xaxis={"title": {"text": t["step"]}},
@@ -129,8 +133,8 @@ def ffn_activation(results: Results, lang: str) -> dict:
     parts = [f"{run_label(run, results, lang)} {significant(min(p), 3)}–{significant(max(p), 3)}"
              for run, p in peaks.items()]
     if lang == "zh":
-        alt = (f"折线图:每个训练步里所有层 FFN 隐藏激活(down_proj 的输入)的最大绝对值,{n_seeds} 个种子的均值,阴影为种子间"
-               f"最小到最大;虚线是截断后乘积能达到的上限。整个训练中的峰值(各种子的范围):" + (";".join(parts) or "结果尚未生成") + "。")
+        alt = (f"折线图：每个训练步里所有层 FFN 隐藏激活（down_proj 的输入）的最大绝对值，{n_seeds} 个种子的均值，阴影为种子间"
+               f"最小到最大；虚线是截断后乘积能达到的上限。整个训练中的峰值（各种子的范围）：" + ("；".join(parts) or "结果尚未生成") + "。")
     else:
         alt = (f"Line chart: at each training step, the largest absolute FFN hidden activation (the input of down_proj) "
                f"over all layers, mean of {n_seeds} seeds, shaded from the lowest to the highest seed; the dashed line "

@@ -15,6 +15,7 @@ from course.core.formats import fixed, integer, percent
 from course.core.registry import Computed, Scope, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
+from lessons.c4_normalization.numbers import MARGIN_OTHER
 
 HERE = "lessons/c4_gating"
 FORMULAS = f"{HERE}/formulas.py"
@@ -23,6 +24,8 @@ TWINS = f"{HERE}/twins.py"
 EXPERIMENTS = "models/experiments.json"
 
 GATE_RUN, CLAMP_RUN = "c4g_attn_gate", "c4g_swiglu_clamp7"
+# a first token "favored" by attention: more than this many times the uniform-attention share
+SINK_THRESHOLD = 1.5
 
 # gpt-oss's swiglu() takes α = 1.702 as a default argument, not from its config:
 # openai/gpt-oss gpt_oss/torch/model.py line 249 (@7b58334).
@@ -91,10 +94,34 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
 
 YES_NO = {True: {"zh": "是", "en": "yes"}, False: {"zh": "否", "en": "no"}}
 
+# Where a "yes" is read, model by model, when the config's own key is not attn_output_gate: Kimi K3's config
+# switches the gate of its MLA layers with this key (model-configs/moonshotai__Kimi-K3.config.json).
+GATE_CONFIG_KEYS = {"Kimi K3": "mla_use_output_gate"}
+# A learned logit per head that joins every softmax row (a "sink" the weights can go to instead of a token):
+# read from each model's code, for no config records it. gpt-oss: AttentionBlock.sinks, appended as one more
+# column of the scores before the softmax and dropped after it (openai/gpt-oss gpt_oss/torch/model.py,
+# sdpa()); DeepSeek V4: Attention.attn_sink, one fp32 value per head, an extra term in the softmax's
+# denominator (the inference code published with the weights, inference/model.py, sparse_attn()).
+GPT_OSS_SINKS = "openai/gpt-oss gpt_oss/torch/model.py (AttentionBlock.sinks, sdpa())"
+V4_SINKS = "DeepSeek-V4 inference/model.py (Attention.attn_sink, passed to sparse_attn())"
+SINK_LOGIT = {"gpt-oss-120b": ("sinks", GPT_OSS_SINKS), "gpt-oss-20b": ("sinks", GPT_OSS_SINKS),
+              "DeepSeek-V4-Flash": ("attn_sink", V4_SINKS), "DeepSeek-V4-Pro": ("attn_sink", V4_SINKS)}
+
+
+def gate_evidence(m) -> str:
+    """How the table knows a model's answer: 'config' (a config key says so), 'code' (the model's code gates
+    and its config has no key), or 'inferred' (no config key records it and we read no code that gates)."""
+    if m.attn_output_gate_source or m.name in SINK_LOGIT:   # their attention code read: no gate, a sink logit
+        return "code"
+    if m.name in GATE_CONFIG_KEYS:
+        return "config"
+    return "inferred"
+
 
 def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     """Which models gate their attention output: the anchor from its config, every frontier model that
-    records the fact (from its config key, or from its code where the config has none)."""
+    records an answer (from a config key, from its code where the config has none, or, for a "no" that no
+    config key records, inferred); and which of them give each head a learned sink logit instead."""
     a = inputs.anchor
     gated = a.config.text_config.attn_output_gate
     reg.add(f"output_gate.{slug(a.name)}", int(gated), YES_NO[gated],
@@ -103,17 +130,36 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     for m in stated:
         p = m.attn_output_gate_source or m.provenance
         where = " ".join(x for x in (p.repository, p.path, p.commit and f"@{p.commit}") if x)
-        reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), YES_NO[m.attn_output_gate],
-                computed("attn_output_gate" + (" (from the model's code: its config has no such key)"
-                                               if m.attn_output_gate_source else ""),
-                         f"{FRONTIER} ({m.name}; {p.grade}: {where})"))
-    rows = [{"slug": slug(m.name), "name": m.name, "year": m.year} for m in sorted(stated, key=lambda m: (m.year, m.name))]
-    add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True}] + rows,
+        how = gate_evidence(m)
+        source = f"{FRONTIER} ({m.name}; {p.grade}: {where})"
+        if how == "code" and m.name in SINK_LOGIT:
+            what = ("attn_output_gate (from the model's code, its config has no such key: its attention multiplies "
+                    "by no gate and adds a learned sink logit instead)")
+            source = SINK_LOGIT[m.name][1]
+        else:
+            what = {"code": "attn_output_gate (from the model's code: its config has no such key)",
+                    "config": f"{GATE_CONFIG_KEYS.get(m.name)} (the model's config key for its attention output gate)",
+                    "inferred": "attn_output_gate: inferred (no config key records it; the course read no code for it)"}[how]
+        reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), YES_NO[m.attn_output_gate], computed(what, source))
+        if m.name in SINK_LOGIT:
+            param, code = SINK_LOGIT[m.name]
+            reg.add(f"sink_logit.{slug(m.name)}", 1, {"zh": f"有（{param}）", "en": f"yes ({param})"},
+                    computed(f"a learned logit per head, {param}, that joins every softmax row (read from code; "
+                             "no config key records it)", code))
+    rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "how": gate_evidence(m),
+             "sink": m.name in SINK_LOGIT} for m in sorted(stated, key=lambda m: (m.year, m.name))]
+    add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config"}] + rows,
              computed("the anchor, then every model that records attn_output_gate, oldest first", ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
     src = f"{FRONTIER} (attn_output_gate of every model that records it), {ANCHOR}"
     reg.add("output_gate.gated", yes, integer(yes),
             computed("the anchor and the frontier models whose attention output is gated", src))
+    inferred = sum(gate_evidence(m) == "inferred" for m in stated)
+    reg.add("output_gate.inferred", inferred, integer(inferred),
+            computed("the models whose 'no' no config key records (inferred)", FRONTIER))
+    sinks = sum(m.name in SINK_LOGIT for m in stated)
+    reg.add("sink_logit.models", sinks, integer(sinks),
+            computed("the compared models whose code gives each head a learned sink logit", GPT_OSS_SINKS, V4_SINKS))
 
 
 # ---------------------------------------------------------------- bounding the gated FFN
@@ -205,6 +251,9 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
 def add_measured(reg: Scope, inputs: Inputs) -> None:
     base = inputs.experiments.base
     ref = f.uniform_first_token_share(base.block_size)
+    reg.add("sink_threshold", SINK_THRESHOLD,
+            {"zh": fixed(SINK_THRESHOLD, 1) + " 倍", "en": fixed(SINK_THRESHOLD, 1) + " times"},
+            computed("how many times the uniform share the notes call favoring the first token", NUMBERS))
     reg.add("uniform_first_token", ref, percent(ref, 2),
             computed("mean over t = 1 … block_size − 1 of 1/(t + 1)", f"{EXPERIMENTS} (base block_size)", FORMULAS))
     gate = base.n_layer * base.d_model * base.d_model
@@ -231,33 +280,52 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     if CLAMP_RUN in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric)
-        add_clamp_engagement(reg, results, f.swiglu_clamped_max(inputs.experiments.config(CLAMP_RUN).swiglu_limit))
+        limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
+        add_clamp_engagement(reg, results, limit, f.swiglu_clamped_max(limit))
 
 
-def add_clamp_engagement(reg: Scope, results: Results, bound: float) -> None:
-    """Did the clamp ever act? The baseline's product SiLU(gate)·up can exceed SiLU(limit)·limit only when
-    the gate's input rose above the limit or the up branch left ±limit: every step where it does is a step
-    the clamp would have changed. And a clamped run whose loss curve equals the baseline's to the bit, seed
-    by seed, is one the clamp never touched."""
+def same_machine(a, b) -> bool:
+    """Two results computed alike: the same device, torch and thread count. Only then does a loss curve
+    equal to the bit mean that nothing differed; across machines the last bits differ from the first steps."""
+    pa, pb = a.provenance, b.provenance
+    return (pa.device_name, pa.torch, pa.threads) == (pb.device_name, pb.torch, pb.threads)
+
+
+def add_clamp_engagement(reg: Scope, results: Results, limit: float, bound: float) -> None:
+    """Did the clamp ever act, and on what? It changes an entry whenever the gate's input is above the limit
+    or the up branch beyond ±limit, whatever their product. Under the same seed the clamped run starts from
+    the baseline's initialization and reads its data: on the same machine, the two compute the same numbers
+    until the clamp first changes one, so a clamped loss curve equal to the baseline's to the bit is one the
+    clamp never touched, and the first step whose loss differs is where it took hold. Seeds whose two
+    results come from different machines tell nothing this way and are left out of these counts. The
+    baseline's product is the wrong thing to count: it can stay below the bound while an input crosses
+    the limit, as these keys show (the peak product of the baseline in the seeds where the clamp acted)."""
     base, clamp = results.runs[BASELINE], results.runs[CLAMP_RUN]
-    prov = provenance(base, f"{BASELINE} (ffn_act_max per step)")
-    above = [sum(a > bound for a in r.curves.ffn_act_max) for r in base]
-    spread_keys(reg, "clamp.base_steps_above_bound", above, integer, prov)
-    first = [next((s for s, a in zip(r.curves.step, r.curves.ffn_act_max) if a > bound), "never") for r in base]
-    spread_keys(reg, "clamp.base_first_step_above_bound", first, integer, prov)
-    pair = provenance(clamp, f"{CLAMP_RUN} vs {BASELINE} (train-loss curves compared bit for bit)")
-    same = sum(a.curves.train_loss == b.curves.train_loss for a, b in zip(clamp, base))
+    pairs = [(c, b) for c, b in zip(clamp, base) if same_machine(c, b)]
+    pair = provenance(clamp, f"{CLAMP_RUN} vs {BASELINE} (train-loss curves compared bit for bit, same machine)")
+    reg.add("clamp.comparable_seeds", len(pairs), integer(len(pairs)), pair)
+    same = sum(c.curves.train_loss == b.curves.train_loss for c, b in pairs)
     reg.add("clamp.identical_seeds", same, integer(same), pair)
-    # the same seed gives the clamped run the baseline's initialization and data: until the clamp first acts,
-    # the two compute the same numbers, so the first step whose loss differs is where the clamp took hold
-    apart = [next((s for s, a, b in zip(c.curves.step, c.curves.train_loss, b.curves.train_loss) if a != b), "never")
-             for c, b in zip(clamp, base)]
-    spread_keys(reg, "clamp.first_different_step", apart, integer, pair)
-    # over the seeds in which the clamp did act: where it first took hold
-    acting = [s for s in apart if s != "never"]
-    reg.add("clamp.acting_seeds", len(acting), integer(len(acting)), pair)
-    if acting:
-        spread_keys(reg, "clamp.acting_first_step", acting, integer, pair)
+    apart = [(next(s for s, x, y in zip(c.curves.step, c.curves.train_loss, b.curves.train_loss) if x != y), b)
+             for c, b in pairs if c.curves.train_loss != b.curves.train_loss]
+    reg.add("clamp.acting_seeds", len(apart), integer(len(apart)), pair)
+    if apart:
+        spread_keys(reg, "clamp.acting_first_step", [s for s, _ in apart], integer, pair)
+        peaks = [b.metrics.max_ffn_act for _, b in apart]
+        spread_keys(reg, "clamp.acting_base_peak", peaks, lambda x: fixed(x, 1),
+                    provenance(base, f"{BASELINE} (largest FFN product over training, in the seeds where the clamp acted)"))
+        below = sum(p * (1 + MARGIN_OTHER) < bound for p in peaks)
+        reg.add("clamp.acting_below_bound_seeds", below, integer(below),
+                provenance(base, f"{BASELINE}: seeds where the clamp acted though the baseline's peak product stays "
+                                 f"below the bound by more than the {MARGIN_OTHER:.0%} margin"))
+        under = [bound / p for p in peaks]
+        spread_keys(reg, "clamp.acting_bound_over_base_peak", under, lambda x: fixed(x, 3),
+                    provenance(base, f"SiLU(limit)·limit / the baseline's peak product, seeds where the clamp acted"))
+    # the inputs of the two branches at the end of training, before the clamp (the probe reads the
+    # outputs of gate_proj and up_proj): above the limit while the product stays under the bound
+    spread_keys(reg, "clamp.end_pre_max", [max(r.end.ffn_pre_max) for r in clamp], lambda x: fixed(x, 2),
+                provenance(clamp, f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"))
+    reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit of {CLAMP_RUN}", EXPERIMENTS))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

@@ -1,6 +1,7 @@
-"""The gating lesson's table: which of the compared models gate their attention output, each answer a
-registry number whose hover names where it comes from (a config key, or the model's code). It reads the
-registry only (the rows too), as every page does."""
+"""The gating lesson's table: which of the compared models gate their attention output, how the course knows
+(a config key, the model's code, or an inference where no config key records a "no"), and which give each
+head a learned sink logit instead. Each answer is a registry number whose hover names its source. It reads
+the registry only (the rows too), as every page does."""
 from __future__ import annotations
 
 import html
@@ -8,20 +9,30 @@ import html
 from course.core.registry import table_rows
 
 LABELS = {"zh": {"caption": "谁给注意力输出加门", "model": "模型", "year": "年份", "gate": "注意力输出带门",
-                 "anchor": "(锚点)"},
+                 "how": "依据", "sink": "每个头一个可学的 sink logit", "anchor": "（锚点）",
+                 "config": "config 中的键", "code": "模型代码", "inferred": "推断：config 中没有这个键",
+                 "none": "—"},
           "en": {"caption": "Who gates the attention output", "model": "Model", "year": "Year",
-                 "gate": "Attention output gated", "anchor": " (anchor)"}}
+                 "gate": "Attention output gated", "how": "How we know", "sink": "Learned sink logit per head",
+                 "anchor": " (anchor)", "config": "a config key", "code": "the model's code",
+                 "inferred": "inferred: no config key", "none": "—"}}
 
 
 def output_gates(ctx) -> str:
     lab = LABELS[ctx.lang]
-    rows = [(m["name"] + (lab["anchor"] if m.get("anchor") else ""), str(m.get("year", "")), m["slug"])
-            for m in table_rows(ctx.registry, "gating.output_gate.rows")]
-    body = "".join(f'<tr data-model="{key}"><th scope="row">{html.escape(name)}</th><td>{year}</td>'
-                   f'<td>{ctx.expand(f"<!-- n:gating.output_gate.{key} -->")}</td></tr>' for name, year, key in rows)
+    body = []
+    for m in table_rows(ctx.registry, "gating.output_gate.rows"):
+        key = m["slug"]
+        name = m["name"] + (lab["anchor"] if m.get("anchor") else "")
+        sink = ctx.expand(f"<!-- n:gating.sink_logit.{key} -->") if m.get("sink") else lab["none"]
+        body.append(f'<tr data-model="{key}"><th scope="row">{html.escape(name)}</th><td>{m.get("year", "")}</td>'
+                    f'<td data-col="gate">{ctx.expand(f"<!-- n:gating.output_gate.{key} -->")}</td>'
+                    f'<td data-col="how" data-how="{m.get("how", "")}">{lab[m.get("how", "inferred")]}</td>'
+                    f'<td data-col="sink">{sink}</td></tr>')
     return (f'<div class="output-gates" data-table="output-gates"><table><caption>{lab["caption"]}</caption>'
             f'<thead><tr><th scope="col">{lab["model"]}</th><th scope="col">{lab["year"]}</th>'
-            f'<th scope="col">{lab["gate"]}</th></tr></thead><tbody>{body}</tbody></table></div>')
+            f'<th scope="col">{lab["gate"]}</th><th scope="col">{lab["how"]}</th>'
+            f'<th scope="col">{lab["sink"]}</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
 TABLES = {"output-gates": output_gates}

@@ -9,7 +9,7 @@ from course.common.measured import BASELINE, Results, seed_curves
 from course.core.figures import BUTTON_STYLE, REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, scientific, significant
 from course.core.units import Figure
-from lessons.c4_normalization.numbers import DECAY_RUNS, OP_LABELS, tiny
+from lessons.c4_normalization.numbers import DECAY_RUNS, OP_LABELS, device_text, tiny
 
 COLORS = {  # one color per run, the same in every figure
     BASELINE: "#3b6fd4", "c4_postln": "#d9534f", "c4_layernorm": "#2ca58d",
@@ -22,14 +22,14 @@ ABLATIONS = tuple(COLORS)
 CURVE_EVERY = 4   # train loss and grad norm: every 4th step is plenty for a 400-step curve
 
 T = {
-    "zh": {"val": "验证损失", "train": "训练损失", "grad": "梯度范数(裁剪前)", "step": "训练步数",
-           "loss": "交叉熵(nats/字)", "unigram": "一元基线", "diverged": "发散", "init": "初始化时",
-           "end": "训练结束", "layer": "层(0 = 嵌入之后)", "rms": "残差流 RMS", "block": "块",
-           "grad_norm": "块内参数的梯度范数", "ratio": "底 / 顶", "median": "中位数(毫秒,误差棒为四分位距)",
-           "fraction": "占纯拷贝带宽的比例", "copy": "纯拷贝", "seeds": "阴影:{n} 个种子的最小到最大",
-           "mean": "均值", "gain": "增益(g 或 1 + w)的平均", "norm": "归一化层", "start_gain": "起点:增益 1"},
+    "zh": {"val": "验证损失", "train": "训练损失", "grad": "梯度范数（裁剪前）", "step": "训练步数",
+           "loss": "交叉熵（nats/字）", "unigram": "一元（字频）模型的损失", "diverged": "发散", "init": "初始化时",
+           "end": "训练结束", "layer": "层（0 = 嵌入之后）", "rms": "残差流 RMS", "block": "块",
+           "grad_norm": "块内参数的梯度范数", "ratio": "底 / 顶", "median": "中位数（毫秒，误差棒为四分位距）",
+           "fraction": "占纯拷贝带宽的比例", "copy": "纯拷贝", "seeds": "阴影：{n} 个种子的最小到最大",
+           "mean": "均值", "gain": "增益（g 或 1 + w）的平均", "norm": "归一化层", "start_gain": "起点：增益 1"},
     "en": {"val": "Validation loss", "train": "Train loss", "grad": "Grad norm (before clipping)", "step": "step",
-           "loss": "cross-entropy (nats/char)", "unigram": "unigram baseline", "diverged": "diverged",
+           "loss": "cross-entropy (nats/char)", "unigram": "unigram loss", "diverged": "diverged",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS", "block": "block", "grad_norm": "gradient norm of the block's parameters",
            "ratio": "bottom / top", "median": "median (ms; error bars: interquartile range)",
@@ -39,17 +39,17 @@ T = {
 
 # "Post-LN" names the placement: in our runs the norm after the addition is the same zero-centered RMSNorm
 RUN_LABELS = {
-    BASELINE: {"zh": "基线:Pre-Norm,零中心 RMSNorm", "en": "baseline: Pre-Norm, zero-centered RMSNorm"},
-    "c4_postln": {"zh": "Post-LN(加法之后做 RMSNorm)", "en": "Post-LN (RMSNorm after the add)"},
-    "c4_layernorm": {"zh": "Pre-Norm,LayerNorm", "en": "Pre-Norm, LayerNorm"},
-    "c4_postln_nowarmup_lr1e-2": {"zh": "Post-LN,无预热", "en": "Post-LN, no warmup"},
-    "c4_preln_nowarmup_lr1e-2": {"zh": "Pre-Norm,无预热", "en": "Pre-Norm, no warmup"},
-    "c8_postln_lr1e-3_nowarmup": {"zh": "Post-LN,无预热", "en": "Post-LN, no warmup"},
+    BASELINE: {"zh": "基线：Pre-Norm，零中心 RMSNorm", "en": "baseline: Pre-Norm, zero-centered RMSNorm"},
+    "c4_postln": {"zh": "Post-LN（加法之后做 RMSNorm）", "en": "Post-LN (RMSNorm after the add)"},
+    "c4_layernorm": {"zh": "Pre-Norm，LayerNorm", "en": "Pre-Norm, LayerNorm"},
+    "c4_postln_nowarmup_lr1e-2": {"zh": "Post-LN，无预热", "en": "Post-LN, no warmup"},
+    "c4_preln_nowarmup_lr1e-2": {"zh": "Pre-Norm，无预热", "en": "Pre-Norm, no warmup"},
+    "c8_postln_lr1e-3_nowarmup": {"zh": "Post-LN，无预热", "en": "Post-LN, no warmup"},
     "c8_postln_lr1e-3_warmup100": {"zh": "Post-LN", "en": "Post-LN"},
     "c4_baseline_lr1e-3": {"zh": "零中心 RMSNorm", "en": "zero-centered RMSNorm"},
     "c4_layernorm_lr1e-3": {"zh": "LayerNorm", "en": "LayerNorm"},
-    "c4_rms_decay_gains": {"zh": "普通 RMSNorm,增益 g 也衰减", "en": "plain RMSNorm, gain g decayed too"},
-    "c4_zc_decay_gains": {"zh": "零中心 RMSNorm,1 + w 中的 w 也衰减", "en": "zero-centered RMSNorm, w of 1 + w decayed too"},
+    "c4_rms_decay_gains": {"zh": "普通 RMSNorm，增益 g 也衰减", "en": "plain RMSNorm, gain g decayed too"},
+    "c4_zc_decay_gains": {"zh": "零中心 RMSNorm，1 + w 中的 w 也衰减", "en": "zero-centered RMSNorm, w of 1 + w decayed too"},
 }
 
 
@@ -58,11 +58,12 @@ def run_label(name: str, runs, lang: str) -> str:
     base = RUN_LABELS.get(name, {}).get(lang, name)
     extra = f"lr {scientific(cfg.lr)}"
     if cfg.warmup_steps and name != BASELINE:
-        extra += f", warmup {cfg.warmup_steps}" if lang == "en" else f",预热 {cfg.warmup_steps}"
-    label = f"{base} ({extra})" if lang == "en" else f"{base}({extra})"
+        extra += f", warmup {cfg.warmup_steps}" if lang == "en" else f"，预热 {cfg.warmup_steps}"
+    label = f"{base} ({extra})" if lang == "en" else f"{base}（{extra}）"
     diverged = [r.metrics.diverged_step for r in runs if r.metrics.diverged]
     if diverged:
-        label += f" — {T[lang]['diverged']} ({len(diverged)}/{len(runs)})"
+        n = f"{len(diverged)}/{len(runs)}"
+        label += f" — {T[lang]['diverged']} ({n})" if lang == "en" else f"——{T[lang]['diverged']}（{n}）"
     return label
 
 
@@ -108,7 +109,7 @@ def ablation_curves(results: Results, lang: str) -> dict:
                          {"yaxis.title.text": t["loss"] if m != "grad" else t["grad"],
                           "yaxis.type": "linear" if m != "grad" else "log"}]} for m in METRICS]
     n_seeds = len(base)
-    title = ("消融实验:每次只改一处(点图例可隐藏某次运行)" if lang == "zh"
+    title = ("消融实验：每次只改一处（点图例可隐藏某次运行）" if lang == "zh"
              else "Ablations, one change each (click a legend entry to hide a run)")
     layout = base_layout(
         f"{title}<br><sub>{t['seeds'].format(n=n_seeds)}</sub>",
@@ -119,12 +120,12 @@ def ablation_curves(results: Results, lang: str) -> dict:
     layout["title"].update({"y": 0.97, "yanchor": "top"})
     final = [r.metrics.final_val_loss for r in base if r.metrics.final_val_loss is not None]
     shown = f"{fixed(min(final), 3)}–{fixed(max(final), 3)}" if final else "—"
-    alt = (f"折线图:{len(runs)} 组训练运行(每组 {n_seeds} 个种子)的验证损失随训练步数的变化,阴影是种子间的最小到最大,"
-           f"可切换为训练损失或梯度范数;虚线是一元基线 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
+    alt = (f"折线图：{len(runs)} 组训练运行（每组 {n_seeds} 个种子）的验证损失随训练步数的变化，阴影是种子间的最小到最大，"
+           f"可切换为训练损失或梯度范数；虚线是一元（字频）模型的损失 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
            if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} training runs ({n_seeds} seeds each, shaded "
            f"from the lowest to the highest seed), switchable to train loss or gradient norm; the dashed line is "
-           f"the unigram baseline, {fixed(unigram, 3)}. The baseline run ends between {shown}.")
+           f"the unigram loss, {fixed(unigram, 3)}. The baseline run ends between {shown}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
@@ -149,12 +150,12 @@ def stream_rms(results: Results, lang: str) -> dict:
     pre, post = results.runs[PAIR[0]], results.runs[PAIR[1]]
     mean = lambda rs, i: sum(r.end.stream_rms[i] for r in rs) / len(rs)  # noqa: E731
     post_max = max(max(r.end.stream_rms[1:]) for r in post)
-    title = ("残差流每层的 RMS:Pre-Norm 的残差流越加越大,Post-LN 每层都被归一化" if lang == "zh"
+    title = ("残差流每层的 RMS：Pre-Norm 的残差流越加越大，Post-LN 每层都被归一化" if lang == "zh"
              else "Residual-stream RMS per layer: Pre-Norm's stream grows, Post-LN renormalizes it every layer")
     layout = base_layout(title, xaxis={"title": {"text": t["layer"]}, "dtick": 1},
                          yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power"})
-    alt = (f"折线图:每层之后残差流的 RMS(对数纵轴,{len(pre)} 个种子的均值,阴影为种子间范围)。训练结束时 Pre-Norm 从第 1 层的 "
-           f"{significant(mean(pre, 1), 3)} 增长到顶层的 {significant(mean(pre, -1), 3)};Post-LN 在每个块之后重新归一化,"
+    alt = (f"折线图：每层之后残差流的 RMS（对数纵轴，{len(pre)} 个种子的均值，阴影为种子间范围）。训练结束时 Pre-Norm 从第 1 层的 "
+           f"{significant(mean(pre, 1), 3)} 增长到顶层的 {significant(mean(pre, -1), 3)}；Post-LN 在每个块之后重新归一化，"
            f"任何种子、任何一层都不超过 {significant(post_max, 3)}。"
            if lang == "zh" else
            f"Line chart: the residual stream's RMS after each layer (log scale; mean of {len(pre)} seeds, shaded "
@@ -180,21 +181,22 @@ def block_grads(results: Results, lang: str) -> dict:
                          "error_y": {"type": "data", "symmetric": False,
                                      "array": [max(c) - m for c, m in zip(g, mean)],
                                      "arrayminus": [m - min(c) for c, m in zip(g, mean)]},
-                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0}})
+                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0,
+                                    **({"pattern": {"shape": "/"}} if when == "init" else {})}})  # a legend swatch of its own
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
         shown = tiny if min(ends) < 0.01 else (lambda x: significant(x, 2))  # keep a tiny ratio's size
         ratios.append(f"{RUN_LABELS[name][lang]} {shown(min(ends))}–{shown(max(ends))}")
-    sep = ";" if lang == "zh" else "; "
-    title = (f"每个块的梯度范数({t['ratio']},训练结束:{sep.join(ratios)})" if lang == "zh"
+    sep = "；" if lang == "zh" else "; "
+    title = (f"每个块的梯度范数（{t['ratio']}，训练结束：{sep.join(ratios)}）" if lang == "zh"
              else f"Gradient norm per block ({t['ratio']} at the end: {sep.join(ratios)})")
     layout = base_layout(title, barmode="group",
                          yaxis={"title": {"text": t["grad_norm"]}, "type": "log", "exponentformat": "power"},
                          xaxis={"title": {"text": t["block"]}})
     pre0 = [r.init.block_grad_norm[0] for r in results.runs[PAIR[0]]]
     post0 = [r.init.block_grad_norm[0] for r in results.runs[PAIR[1]]]
-    alt = (f"柱状图:每个块参数的梯度范数(对数纵轴,种子均值,误差棒为种子间范围),Pre-Norm 与 Post-LN,初始化时与训练结束时。"
-           f"初始化时第 1 块:Pre-Norm {significant(min(pre0), 3)}–{significant(max(pre0), 3)},"
-           f"Post-LN {significant(min(post0), 3)}–{significant(max(post0), 3)}。训练结束时{t['ratio']}:{sep.join(ratios)}。"
+    alt = (f"柱状图：每个块参数的梯度范数（对数纵轴，种子均值，误差棒为种子间范围），Pre-Norm 与 Post-LN，初始化时与训练结束时。"
+           f"初始化时第 1 块：Pre-Norm {significant(min(pre0), 3)}–{significant(max(pre0), 3)}，"
+           f"Post-LN {significant(min(post0), 3)}–{significant(max(post0), 3)}。训练结束时{t['ratio']}：{sep.join(ratios)}。"
            if lang == "zh" else
            f"Bar chart: gradient norm of each block's parameters (log scale; mean over seeds, error bars over the "
            f"seeds), Pre-Norm and Post-LN, at init and at the end. Block 1 at init: Pre-Norm "
@@ -227,19 +229,21 @@ def lr_check(results: Results, lang: str) -> dict:
             text += [f"seed {r.config.seed}: {fixed(v, 3)}" for r, v in zip(runs, losses)]
             mx.append(i + offset)
             my.append(sum(losses) / len(losses))
-            lines.append(f"{NORM_NAMES[which][lang]}, {ticks[i]}: " + ", ".join(fixed(v, 3) for v in losses))
+            colon, comma = ("：", "、") if lang == "zh" else (": ", ", ")
+            lines.append(f"{NORM_NAMES[which][lang]}{'，' if lang == 'zh' else ', '}{ticks[i]}{colon}"
+                         + comma.join(fixed(v, 3) for v in losses))
         data.append({"type": "scatter", "mode": "markers", "x": xs, "y": ys, "name": NORM_NAMES[which][lang],
                      "legendgroup": which, "marker": {"color": NORM_COLORS[which], "size": 9, "opacity": 0.75},
                      "hovertext": text, "hoverinfo": "text+name"})
         data.append({"type": "scatter", "mode": "markers", "x": mx, "y": my, "name": t["mean"],
                      "legendgroup": which, "showlegend": False, "hoverinfo": "skip",
                      "marker": {"color": NORM_COLORS[which], "size": 18, "symbol": "line-ew-open", "line": {"width": 3}}})
-    title = ("学习率检查:每个点是一个种子的最终验证损失,短横线是均值" if lang == "zh"
+    title = ("学习率检查：每个点是一个种子的最终验证损失，短横线是均值" if lang == "zh"
              else "Learning-rate check: each dot is one seed's final validation loss, the dash their mean")
     layout = base_layout(title, xaxis={"tickvals": list(range(len(pairs))), "ticktext": ticks, "range": [-0.6, len(pairs) - 0.4]},
                          yaxis={"title": {"text": t["loss"]}})
-    sep = ";" if lang == "zh" else "; "
-    alt = (f"散点图:零中心 RMSNorm 与 LayerNorm(都用 Pre-Norm)在两个学习率下的最终验证损失,每个种子一个点。{sep.join(lines)}。"
+    sep = "；" if lang == "zh" else "; "
+    alt = (f"散点图：零中心 RMSNorm 与 LayerNorm（都用 Pre-Norm）在两个学习率下的最终验证损失，每个种子一个点。{sep.join(lines)}。"
            if lang == "zh" else
            f"Scatter chart: final validation loss of zero-centered RMSNorm and LayerNorm (both Pre-Norm) at two "
            f"learning rates, one dot per seed. {sep.join(lines)}.")
@@ -267,16 +271,17 @@ def decay_gains(results: Results, lang: str) -> dict:
     n_seeds = len(first)
     data.append({"type": "scatter", "mode": "lines", "x": [first[0].end.gains[0].name, first[0].end.gains[-1].name],
                  "y": [1, 1], "name": t["start_gain"], "line": {"color": REFERENCE_COLOR, "dash": "dash"}, "hoverinfo": "name"})
-    title = ("训练结束时每个归一化的平均增益(误差棒:{n} 个种子的范围)" if lang == "zh"
+    title = ("训练结束时每个归一化的平均增益（误差棒：{n} 个种子的范围）" if lang == "zh"
              else "Mean gain of each norm at the end (error bars: range over {n} seeds)").format(n=n_seeds)
     layout = base_layout(title, barmode="group", yaxis={"title": {"text": t["gain"]}},
                          xaxis={"title": {"text": t["norm"]}, "tickangle": -30})
-    sep = ";" if lang == "zh" else "; "
-    alt = (f"柱状图:{len(runs)} 组运行中每个归一化层训练结束时的平均增益,虚线是起点 1。全部归一化平均后,各种子的范围:{sep.join(parts)}。"
+    narrow = {"xaxis": {"tickangle": -90}}   # on a phone (docs/assets/js/figures.js): upright names
+    sep = "；" if lang == "zh" else "; "
+    alt = (f"柱状图：{len(runs)} 组运行中每个归一化层训练结束时的平均增益，虚线是起点 1。全部归一化平均后，各种子的范围：{sep.join(parts)}。"
            if lang == "zh" else
            f"Bar chart: each norm's mean gain at the end of {len(runs)} runs, with a dashed line at the starting gain of 1. "
            f"Averaged over all norms, the seeds range: {sep.join(parts)}.")
-    return {"data": data, "layout": layout, "alt": alt}
+    return {"data": data, "layout": layout, "alt": alt, "narrow": narrow}
 
 
 # ---------------------------------------------------------------- 6. the norm micro-benchmark
@@ -289,7 +294,8 @@ def norm_bench(results: Results, lang: str) -> dict:
         ops = list(b.ops)
         labels = [OP_LABELS.get(op, {}).get(lang, op) for op in ops]
         color = DEVICE_COLORS[i % len(DEVICE_COLORS)]
-        name = f"{b.device_name} ({b.provenance.date})"
+        name = (f"{device_text(b.device_name)[lang]}（{b.provenance.date}）" if lang == "zh"
+                else f"{device_text(b.device_name)[lang]} ({b.provenance.date})")
         hover = [f"{lab}<br>median {fixed(o.median_ms, 3)} ms, IQR {fixed(o.q1_ms, 3)}–{fixed(o.q3_ms, 3)}, "
                  f"min {fixed(o.min_ms, 3)}, max {fixed(o.max_ms, 3)}<br>{fixed(o.gbps, 1)} GB/s"
                  for lab, o in zip(labels, (b.ops[op] for op in ops))]
@@ -307,7 +313,7 @@ def norm_bench(results: Results, lang: str) -> dict:
                      "hoverinfo": "text"})
     first = next(iter(benches.values()))
     shape = " × ".join(str(n) for n in first.shape)
-    title = (f"归一化算子前向 + 反向,float32 {shape},{first.reps} 次的中位数" if lang == "zh"
+    title = (f"归一化算子前向 + 反向，float32 {shape}，{first.reps} 次的中位数" if lang == "zh"
              else f"Normalization ops, forward + backward, float32 {shape}, median of {first.reps}")
     layout = base_layout(
         title, barmode="group", height=520, margin={"l": 250, "r": 20, "t": 60, "b": 60},
@@ -315,15 +321,24 @@ def norm_bench(results: Results, lang: str) -> dict:
         xaxis2={"domain": [0.62, 1], "title": {"text": t["fraction"]}, "tickformat": ".0%", "anchor": "y2"},
         yaxis={"autorange": "reversed", "automargin": True},
         yaxis2={"autorange": "reversed", "showticklabels": False, "anchor": "x2", "matches": "y"})
+    # on a phone (docs/assets/js/figures.js): the two panels one above the other, each with its op names
+    narrow = {"height": 800, "margin": {"l": 10}, "xaxis": {"domain": [0, 1], "dtick": "D2"}, "yaxis": {"domain": [0.58, 1]},
+              "xaxis2": {"domain": [0, 1]}, "yaxis2": {"domain": [0, 0.42], "showticklabels": True}}
     parts = []
     for b in benches.values():
         ln, rn = b.ops["layernorm"].median_ms, b.ops["rmsnorm"].median_ms
-        parts.append(f"{b.device_name}: LayerNorm {fixed(ln, 3)} ms, RMSNorm {fixed(rn, 3)} ms, "
-                     f"{t['copy']} {fixed(b.plain_copy.gbps, 1)} GB/s")
-    alt = ("横向柱状图:每个归一化算子的中位耗时(误差棒为四分位距)及其占纯拷贝带宽的比例。" if lang == "zh"
-           else "Horizontal bar chart: median time of each normalization op (error bars: interquartile range) and "
-                "its fraction of plain-copy bandwidth. ") + "; ".join(parts)
-    return {"data": data, "layout": layout, "alt": alt}
+        name = device_text(b.device_name)[lang]
+        if lang == "zh":
+            parts.append(f"{name}：LayerNorm {fixed(ln, 3)} 毫秒，RMSNorm {fixed(rn, 3)} 毫秒，"
+                         f"{t['copy']} {fixed(b.plain_copy.gbps, 1)} GB/s")
+        else:
+            parts.append(f"{name}: LayerNorm {fixed(ln, 3)} ms, RMSNorm {fixed(rn, 3)} ms, "
+                         f"{t['copy']} {fixed(b.plain_copy.gbps, 1)} GB/s")
+    alt = ("横向柱状图：每个归一化算子的中位耗时（误差棒为四分位距）及其占纯拷贝带宽的比例。" + "；".join(parts) + "。"
+           if lang == "zh" else
+           "Horizontal bar chart: median time of each normalization op (error bars: interquartile range) and "
+           "its fraction of plain-copy bandwidth. " + "; ".join(parts) + ".")
+    return {"data": data, "layout": layout, "alt": alt, "narrow": narrow}
 
 
 FIGURES = (Figure("ablation-curves", ablation_curves), Figure("stream-rms", stream_rms),

@@ -7,6 +7,8 @@ seed-by-seed comparisons, the gradient ratios, the norm gains after the weight-d
 """
 from __future__ import annotations
 
+import re
+
 from course.common import formulas as chapter_formulas
 from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, compare, left_unigram_step,
                                      provenance, spread_keys)
@@ -21,6 +23,10 @@ HERE = "lessons/c4_normalization"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
 TWINS = "course/common/twins.py"
+# Where the MTP layer's five hidden-size norms come from: no config key counts them. The checkpoint's
+# mtp.* tensors (15 in all, model-configs/SOURCES.md §1) and the serving code's MTP module name them.
+MTP_CODE = ("the MTP module of the serving code (vLLM qwen3_5_mtp.py: pre_fc_norm_embedding, pre_fc_norm_hidden, "
+            "layers[0].input_layernorm, layers[0].post_attention_layernorm, norm) and the checkpoint's mtp.* tensors")
 
 # The lesson's 4-d teaching vector and the two operations its playground offers.
 TEACHING_VECTOR = [1.0, 2.0, 3.0, 6.0]
@@ -82,7 +88,8 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
     mtp_src = anchor_source("mtp_num_hidden_layers")
     reg.add("norms.mtp.per_layer", norms["mtp"]["per_layer"], integer(norms["mtp"]["per_layer"]),
             computed("MTP_HIDDEN_NORMS: pre_fc_norm_embedding, pre_fc_norm_hidden, input_layernorm, "
-                     "post_attention_layernorm, norm", FORMULAS))
+                     "post_attention_layernorm, norm (not a config key: the MTP module's tensors in the "
+                     "checkpoint and in its model code)", FORMULAS, MTP_CODE))
     for place, what in (("mtp", "MTP_HIDDEN_NORMS × mtp_num_hidden_layers"),
                         ("mtp_qk", "2 × mtp_num_hidden_layers (its attention's q_norm, k_norm)")):
         n = norms[place]["count"]
@@ -187,13 +194,13 @@ def add_simulator(reg: Scope) -> None:
 # ---------------------------------------------------------------- measured
 
 OP_LABELS = {  # how each benchmarked op is named on the page and in the figure
-    "layernorm": {"zh": "LayerNorm(F.layer_norm,融合)", "en": "LayerNorm (F.layer_norm, fused)"},
-    "rmsnorm": {"zh": "RMSNorm(F.rms_norm)", "en": "RMSNorm (F.rms_norm)"},
-    "rmsnorm_manual": {"zh": "RMSNorm(手写)", "en": "RMSNorm (hand-written)"},
-    "rmsnorm_zero_centered": {"zh": "零中心 RMSNorm(手写)", "en": "zero-centered RMSNorm (hand-written)"},
-    "layernorm_compiled": {"zh": "LayerNorm(torch.compile)", "en": "LayerNorm (torch.compile)"},
-    "rmsnorm_manual_compiled": {"zh": "RMSNorm(手写,torch.compile)", "en": "RMSNorm (hand-written, torch.compile)"},
-    "rmsnorm_zero_centered_compiled": {"zh": "零中心 RMSNorm(torch.compile)",
+    "layernorm": {"zh": "LayerNorm（F.layer_norm，融合）", "en": "LayerNorm (F.layer_norm, fused)"},
+    "rmsnorm": {"zh": "RMSNorm（F.rms_norm）", "en": "RMSNorm (F.rms_norm)"},
+    "rmsnorm_manual": {"zh": "RMSNorm（手写）", "en": "RMSNorm (hand-written)"},
+    "rmsnorm_zero_centered": {"zh": "零中心 RMSNorm（手写）", "en": "zero-centered RMSNorm (hand-written)"},
+    "layernorm_compiled": {"zh": "LayerNorm（torch.compile）", "en": "LayerNorm (torch.compile)"},
+    "rmsnorm_manual_compiled": {"zh": "RMSNorm（手写，torch.compile）", "en": "RMSNorm (hand-written, torch.compile)"},
+    "rmsnorm_zero_centered_compiled": {"zh": "零中心 RMSNorm（torch.compile）",
                                        "en": "zero-centered RMSNorm (torch.compile)"},
 }
 
@@ -201,11 +208,23 @@ OP_LABELS = {  # how each benchmarked op is named on the page and in the figure
 FLOAT32_BYTES = 4   # the benchmark's tensors are float32
 
 
+THREADS = re.compile(r"^(?P<name>.*?),\s*(?P<n>\d+) threads?$")
+
+
+def device_text(name: str) -> dict[str, str]:
+    """'AMD EPYC, 2 threads' as each language writes it: 'AMD EPYC（2 个线程）', 'AMD EPYC (2 threads)'."""
+    m = THREADS.match(name)
+    if not m:
+        return {"zh": name, "en": name}
+    n = int(m["n"])
+    return {"zh": f"{m['name']}（{n} 个线程）", "en": f"{m['name']} ({n} thread{'s' if n != 1 else ''})"}
+
+
 def add_bench(reg: Scope, device: str, b) -> None:
     p = b.provenance
     prov = Measured(run=f"norm-bench-{device}", device=p.device_name, date=p.date, commit=p.commit)
     k = f"bench.{device}"
-    reg.add(f"{k}.device_name", b.device_name, b.device_name, prov)
+    reg.add(f"{k}.device_name", b.device_name, device_text(b.device_name), prov)
     reg.add(f"{k}.date", p.date, p.date, prov)
     reg.add(f"{k}.commit", p.commit, p.commit, prov)
     reg.add(f"{k}.reps", b.reps, integer(b.reps), prov)
@@ -283,9 +302,60 @@ def add_gains(reg: Scope, results: Results) -> None:
         reg.add("gains.decay_alone", k, fixed(k, 3),
                 Computed(formula="∏ (1 − lr_t · weight_decay) over the run's learning-rate schedule",
                          sources=[f"data/results/{run}/ (curves.lr)", "models/experiments.json", FORMULAS]))
+        reg.add("gains.decay_alone_shift", 1 - k, fixed(1 - k, 3),
+                Computed(formula="1 − ∏ (1 − lr_t · weight_decay): what decay alone takes off a gain of 1",
+                         sources=[f"data/results/{run}/ (curves.lr)", "models/experiments.json", FORMULAS]))
+
+
+def add_init_scale(reg: Scope, results: Results) -> None:
+    """What sets the gradient ratio of Post-LN to Pre-Norm at initialization: the scale of the stream.
+
+    Our init draws the embeddings with std init_std (0.02) and does not multiply them by √d, so the stream
+    starts at an RMS of about 0.028 (x_0), and Pre-Norm's stays near it through every block at init. A norm's
+    output does not change when its input is multiplied by α, so its backward pass divides by α: the
+    gradient Pre-Norm's blocks receive through their norms is about 1/RMS of the stream larger than with a
+    stream of RMS 1, which is what Post-LN's stream has after its first norm. The keys: the stream's RMS
+    at init (x_0, and every layer of Pre-Norm), the gradient ratio over the stream's RMS seed by seed, and the
+    total gradient norm of the first update, which the ablation chart draws."""
+    if BASELINE not in results.runs or "c4_postln" not in results.runs:
+        return
+    pre, post = results.runs[BASELINE], results.runs["c4_postln"]
+    if [r.config.seed for r in pre] != [r.config.seed for r in post]:
+        return
+    spread_keys(reg, "init.embedding_rms", [r.init.stream_rms[0] for r in pre], lambda x: fixed(x, 3),
+                provenance(pre, f"{BASELINE} (RMS of x_0, the embeddings, at init)"))
+    every = [v for r in pre for v in r.init.stream_rms]
+    prov = provenance(pre, f"{BASELINE} (RMS of the stream at init, x_0 and after every block)")
+    lo, hi = min(every), max(every)
+    reg.add("init.preln_stream_rms.min", lo, fixed(lo, 3), prov)
+    reg.add("init.preln_stream_rms.max", hi, fixed(hi, 3), prov)
+    reg.add("init.preln_stream_rms.range", [lo, hi], f"{fixed(lo, 3)}–{fixed(hi, 3)}", prov)
+    over = [(sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm)) / (sum(b.init.stream_rms) / len(b.init.stream_rms))
+            for a, b in zip(post, pre)]
+    spread_keys(reg, "compare.init_grads_over_stream_rms", over, lambda x: fixed(x, 2),
+                provenance(post, f"c4_postln / {BASELINE} init block gradients, over {BASELINE}'s mean stream RMS"))
+    for run, rs in ((BASELINE, pre), ("c4_postln", post)):
+        spread_keys(reg, f"grad_norm.step1.{run}", [r.curves.grad_norm[0] for r in rs], lambda x: fixed(x, 2),
+                    provenance(rs, f"{run} (gradient norm of all parameters at the first update, before clipping)"))
+
+
+# The margin every reading note of the chapter keeps, so that it still holds when the runs are repeated on
+# another machine (a rerun moves a final loss by about 1e-3): a loss may move by MARGIN_LOSS in the worst
+# direction (a paired difference of two losses by twice that), any other measured quantity by MARGIN_OTHER.
+MARGIN_LOSS, MARGIN_OTHER = 0.005, 0.02
+
+
+def add_margins(reg: Scope) -> None:
+    reg.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3),
+            computed("MARGIN_LOSS: how far a final loss may move on a rerun, in the worst direction", NUMBERS))
+    reg.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2),
+            computed("2 × MARGIN_LOSS: the margin of a paired difference of two losses", NUMBERS))
+    reg.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0),
+            computed("MARGIN_OTHER: how far any other measured quantity may move on a rerun", NUMBERS))
 
 
 def add_measured(reg: Scope, results: Results) -> None:
+    add_margins(reg)
     for key, a, b, metric in COMPARISONS:
         # only runs with the same seeds pair up; while some seeds are missing, a note that needs the
         # comparison fails by name (unknown key) instead of comparing different seeds
@@ -300,6 +370,16 @@ def add_measured(reg: Scope, results: Results) -> None:
         for name, runs, text in (("postln", post, tiny), ("baseline", pre, lambda x: significant(x, 2))):
             ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in runs]
             spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, f"{runs[0].run} (end block gradients)"))
+    add_init_scale(reg, results)
+    # how far above the unigram loss the stalled Post-LN runs end (their below_unigram is negative)
+    for run in ("c4_postln", "c4_postln_nowarmup_lr1e-2"):
+        if run in results.runs:
+            rs = results.runs[run]
+            spread_keys(reg, f"above_unigram.{run}", [r.metrics.final_val_loss - r.corpus.unigram_floor for r in rs],
+                        lambda x: fixed(x, 3), provenance(rs, f"{run} (final validation loss − unigram loss)"))
+    reg.add("left_unigram_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
+            Computed(formula="LEFT_UNIGRAM_MARGIN: how far below the unigram loss a validation loss must get "
+                             "for a run to count as having left it", sources=["course/common/measured.py"]))
     # Post-LN at lr 1e-3 without warmup: how many seeds leave the unigram baseline at all
     run = "c8_postln_lr1e-3_nowarmup"
     if run in results.runs:

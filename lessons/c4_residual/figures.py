@@ -8,18 +8,18 @@ from course.common.measured import BASELINE, Results
 from course.core.figures import REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, significant
 from course.core.units import Figure
-from lessons.c4_residual.numbers import NO_RESIDUAL, NO_SCALING, RUNS
+from lessons.c4_residual.numbers import NO_RESIDUAL, NO_SCALING, RUNS, sci
 
 COLORS = {BASELINE: "#3b6fd4", NO_RESIDUAL: "#d9534f", NO_SCALING: "#2ca58d"}  # mid-tones, both palettes
 RUN_LABELS = {
-    BASELINE: {"zh": "基线:x + F(x),写回按 1/√(2L) 初始化", "en": "baseline: x + F(x), write-back init × 1/√(2L)"},
-    NO_RESIDUAL: {"zh": "无残差:子层输出取代残差流", "en": "no residual: each sublayer replaces the stream"},
-    NO_SCALING: {"zh": "写回初始化不乘 1/√(2L)", "en": "write-back init without 1/√(2L)"},
+    BASELINE: {"zh": "基线：x + F(x)，写回按 1/√N 初始化", "en": "baseline: x + F(x), write-back init × 1/√N"},
+    NO_RESIDUAL: {"zh": "无残差：子层输出取代残差流", "en": "no residual: each sublayer replaces the stream"},
+    NO_SCALING: {"zh": "写回初始化不乘 1/√N", "en": "write-back init without 1/√N"},
 }
 T = {
-    "zh": {"step": "训练步数", "loss": "验证损失(nats/字)", "unigram": "一元模型的损失", "init": "初始化时",
-           "end": "训练结束", "layer": "层(0 = 嵌入之后)", "rms": "残差流 RMS(对数轴)", "block": "块",
-           "grad": "块内参数的梯度范数(对数轴)", "seeds": "阴影与误差棒:{n} 个种子的最小到最大"},
+    "zh": {"step": "训练步数", "loss": "验证损失（nats/字）", "unigram": "一元模型的损失", "init": "初始化时",
+           "end": "训练结束", "layer": "层（0 = 嵌入之后）", "rms": "残差流 RMS（对数轴）", "block": "块",
+           "grad": "块内参数的梯度范数（对数轴）", "seeds": "阴影与误差棒：{n} 个种子的最小到最大"},
     "en": {"step": "step", "loss": "validation loss (nats/char)", "unigram": "unigram model's loss",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS (log axis)", "block": "block",
@@ -59,16 +59,16 @@ def loss_curves(results: Results, lang: str) -> dict:
     unigram, last = any_run[0].corpus.unigram_floor, any_run[0].config.max_steps
     data.append({"type": "scatter", "mode": "lines", "x": [0, last], "y": [unigram, unigram], "hoverinfo": "name",
                  "name": f"{t['unigram']} {fixed(unigram, 3)}", "line": {"color": REFERENCE_COLOR, "dash": "dash"}})
-    title = ("验证损失:去掉残差、去掉写回缩放,与基线对照" if lang == "zh"
+    title = ("验证损失：去掉残差、去掉写回缩放，与基线对照" if lang == "zh"
              else "Validation loss: without the residual, without the write-back scaling, and the baseline")
     layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>", xaxis={"title": {"text": t["step"]}},
                          yaxis={"title": {"text": t["loss"]}}, margin={"l": 60, "r": 20, "t": 80, "b": 50})
     ends = {name: [r.metrics.final_val_loss for r in rs if r.metrics.final_val_loss is not None]
             for name, rs in runs.items()}
     parts = [f"{RUN_LABELS[n][lang]} {fixed(min(v), 3)}–{fixed(max(v), 3)}" for n, v in ends.items() if v]
-    sep = ";" if lang == "zh" else "; "
-    alt = (f"折线图:{len(runs)} 组运行的验证损失随训练步数的变化,阴影是种子间的最小到最大;虚线是一元模型的损失 "
-           f"{fixed(unigram, 3)}。最终验证损失:{sep.join(parts)}。" if lang == "zh" else
+    sep = "；" if lang == "zh" else "; "
+    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大；虚线是一元模型的损失 "
+           f"{fixed(unigram, 3)}。最终验证损失：{sep.join(parts)}。" if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} runs, shaded from the lowest to the highest "
            f"seed; the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
            f"{sep.join(parts)}.")
@@ -89,18 +89,18 @@ def stream_rms(results: Results, lang: str) -> dict:
             group = f"{name}-{when}"
             data += band(xs, lo, hi, COLORS[name], group)
             data.append({"type": "scatter", "mode": "lines+markers", "x": xs, "y": mean, "legendgroup": group,
-                         "name": f"{RUN_LABELS[name][lang]}, {t[when]}",
+                         "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}",
                          "line": {"color": COLORS[name], "dash": "dot" if when == "init" else "solid"}})
-            described.append(f"{RUN_LABELS[name][lang]}{'' if lang == 'zh' else ','} {t[when]} "
+            described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
                              f"{significant(mean[0], 2)} → {significant(mean[-1], 2)}")
-    title = ("每层之后残差流的 RMS:初始化时(虚线)与训练结束(实线)" if lang == "zh"
+    title = ("每层之后残差流的 RMS：初始化时（虚线）与训练结束（实线）" if lang == "zh"
              else "Residual-stream RMS after each layer, at init (dotted) and at the end (solid)")
     layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>",
                          xaxis={"title": {"text": t["layer"]}, "dtick": 1},
-                         yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power"},
-                         margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)
-    sep = ";" if lang == "zh" else "; "
-    alt = (f"折线图:嵌入之后和每个块之后残差流的 RMS(对数纵轴,种子均值,阴影为种子间范围),从嵌入之后到顶层:"
+                         yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power", "dtick": 1},
+                         margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)   # dtick: decades only, no "2" beside "10⁻³"
+    sep = "；" if lang == "zh" else "; "
+    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围），从嵌入之后到顶层："
            f"{sep.join(described)}。" if lang == "zh" else
            f"Line chart: the residual stream's RMS after the embeddings and after each block (log scale; mean over "
            f"seeds, shaded over the seeds), from after the embeddings to the top: {sep.join(described)}.")
@@ -120,19 +120,20 @@ def block_grads(results: Results, lang: str) -> dict:
             per_block = [list(c) for c in zip(*(getattr(r, when).block_grad_norm for r in rs))]
             mean, lo, hi = spread(per_block)
             data.append({"type": "bar", "x": [f"{t['block']} {i + 1}" for i in range(len(mean))], "y": mean,
-                         "name": f"{RUN_LABELS[name][lang]}, {t[when]}", "legendgroup": name,
-                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0},
+                         "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}", "legendgroup": name,
+                         "marker": {"color": COLORS[name], "opacity": 0.45 if when == "init" else 1.0,
+                                    **({"pattern": {"shape": "/"}} if when == "init" else {})},  # its own swatch
                          "error_y": {"type": "data", "symmetric": False, "array": [h - m for h, m in zip(hi, mean)],
                                      "arrayminus": [m - low for low, m in zip(lo, mean)]}})
-            described.append(f"{RUN_LABELS[name][lang]}{'' if lang == 'zh' else ','} {t[when]} "
-                             + ", ".join(significant(m, 2) for m in mean))
-    title = ("每个块收到的梯度范数:初始化时(浅色)与训练结束(深色)" if lang == "zh"
+            described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
+                             + ("、" if lang == "zh" else ", ").join(sci(m) for m in mean))
+    title = ("每个块收到的梯度范数：初始化时（浅色）与训练结束（深色）" if lang == "zh"
              else "Gradient norm each block receives, at init (pale) and at the end (full)")
     layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>", barmode="group", height=520,
                          yaxis={"title": {"text": t["grad"]}, "type": "log", "exponentformat": "power"},
                          xaxis={"title": {"text": t["block"]}}, margin={"l": 60, "r": 20, "t": 80, "b": 50})
-    sep = ";" if lang == "zh" else "; "
-    alt = (f"柱状图:每个块参数的梯度范数(对数纵轴,种子均值,误差棒为种子间范围),初始化时与训练结束时,从第 1 块到顶层块:"
+    sep = "；" if lang == "zh" else "; "
+    alt = (f"柱状图：每个块参数的梯度范数（对数纵轴，种子均值，误差棒为种子间范围），初始化时与训练结束时，从第 1 块到顶层块："
            f"{sep.join(described)}。" if lang == "zh" else
            f"Bar chart: gradient norm of each block's parameters (log scale; mean over seeds, error bars over the "
            f"seeds), at init and at the end, from block 1 to the top block: {sep.join(described)}.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from course.common import formulas as chapter
 from course.common.measured import BASELINE, Results, compare, provenance, spread_keys
-from course.common.numbers import FRONTIER, anchor_source
+from course.common.numbers import EXPERIMENTS, FRONTIER, anchor_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant
@@ -137,6 +137,8 @@ def add_simulator(reg: Scope) -> None:
                     computed(f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖ (two significant digits); {at}", where))
         reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
                 computed(f"RMS of the final residual stream; {at}", where))
+        reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], fixed(r.stream_rms / r.stream[0], 1) + "×",
+                computed(f"RMS of the final stream / RMS of x_0; {at}", where))
         reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
                 computed(f"RMS of the top sublayer's input; {at}", where))
 
@@ -239,7 +241,43 @@ def paired(results: Results, a: str, b: str) -> bool:
     return a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b)
 
 
+# The margin every reading note keeps (the rule of every lesson, see lessons/c4_ffn/numbers.py): a final loss
+# may move by LOSS_MARGIN when the runs are repeated on another CPU, any other measured quantity by REL_MARGIN.
+LOSS_MARGIN, REL_MARGIN = 0.005, 0.02
+
+
+def add_margins(reg: Scope) -> None:
+    where = computed("the margin every reading note's check keeps", NUMBERS)
+    reg.add("margin.loss", LOSS_MARGIN, fixed(LOSS_MARGIN, 3), where)
+    reg.add("margin.loss_gap", 2 * LOSS_MARGIN, fixed(2 * LOSS_MARGIN, 2), where)
+    reg.add("margin.rel", REL_MARGIN, percent(REL_MARGIN, 0), where)
+
+
+def add_stall(reg: Scope, results: Results) -> None:
+    """When the run without the residual reaches the unigram loss (already at the first evaluation), what the
+    baseline reads there, and what the top block writes at the end: the facts the stall note rests on."""
+    for key, run in (("baseline", BASELINE), ("no_residual", NO_RESIDUAL)):
+        if run not in results.runs:
+            continue
+        runs = results.runs[run]
+        prov = provenance(runs, f"{run} (validation curve; end probe)")
+        if key == "baseline":
+            first = runs[0].val.step[1]
+            reg.add("first_eval_step", first, integer(first),
+                    computed("the first validation step after step 0", EXPERIMENTS))
+        spread_keys(reg, f"stall.{key}.first_eval_val", [r.val.loss[1] for r in runs], lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"stall.{key}.first_eval_above_unigram", [r.val.loss[1] - r.corpus.unigram_floor for r in runs],
+                    lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"stall.{key}.min_val_off_unigram",
+                    [abs(r.metrics.min_val_loss - r.corpus.unigram_floor) for r in runs], lambda x: significant(x, 2), prov)
+        spread_keys(reg, f"stall.{key}.end_top_rms", [r.end.stream_rms[-1] for r in runs], lambda x: significant(x, 2), prov)
+        spread_keys(reg, f"stall.{key}.end_top_ffn_act", [r.end.ffn_act_max[-1] for r in runs],
+                    lambda x: significant(x, 3), prov)
+
+
 def add_measured(reg: Scope, results: Results) -> None:
+    add_margins(reg)
+    add_stall(reg, results)
     add_layers(reg, results)
     for key, a, b, metric in COMPARISONS:
         if paired(results, a, b):
@@ -254,8 +292,15 @@ def add_measured(reg: Scope, results: Results) -> None:
             # and how many times the baseline's the top of its stream is, at init and at the end
             for when in ("init", "end"):
                 tops = [getattr(x, when).stream_rms[-1] / getattr(y, when).stream_rms[-1] for x, y in zip(a, b)]
-                spread_keys(reg, f"compare.{key}.{when}_top_times", tops, lambda x: significant(x, 2),
+                spread_keys(reg, f"compare.{key}.{when}_top_times", tops, lambda x: fixed(x, 2),
                             provenance(a, f"{run} / {BASELINE} (top-of-stream RMS, {when})"))
+    # how many times its top-of-stream RMS grows from init to the end of training, per seed
+    for key, run in (("baseline", BASELINE), ("no_scaling", NO_SCALING)):
+        if run in results.runs:
+            rs = results.runs[run]
+            spread_keys(reg, f"layers.{key}.top_growth_in_training",
+                        [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: integer(round(x)),
+                        provenance(rs, f"{run} (top-of-stream RMS, end / init)"))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

@@ -8,7 +8,16 @@
 
   var L;  // the label table, from data-config (the widget's .labels.json)
 
+  // Attention's output gate is lesson 4's subject: until that lesson, the part shows neither the gate in its
+  // name nor q_proj's width (twice what the heads need, the question lesson 3 ends on).
+  function gateShown(part) { return part.id !== "attention" || part.status === "current"; }
+
+  function partName(part) {
+    return CW.t(part.id === "attention" && gateShown(part) ? L.attentionGated : L.parts[part.id]);
+  }
+
   function shapeText(part, lang) {
+    if (!gateShown(part)) return "[" + part.shape[0] + "] → [" + part.shape[part.shape.length - 1] + "]";
     var s = part.shape.map(function (n) { return "[" + n + "]"; });
     if (s.length > 2) s[1] = (L.inner[part.id] ? L.inner[part.id] + " " : "") + s[1];
     if (part.id === "add1" || part.id === "add2") return "[" + part.shape[0] + "] + [" + part.shape[0] + "] → [" + part.shape[1] + "]";
@@ -27,7 +36,7 @@
       var extra = p.layers ? CW.fill(CW.t(L.layersOf), { n: p.layers.text[lang], L: cfg.layers.text[lang] }) : null;
       var b = CW.el("button", { type: "button", class: "cw-part cw-part-" + p.status, "data-control": "part", "data-part": id,
                                 "aria-pressed": "false", onclick: function () { select(id); } }, [
-        CW.el("span", { class: "cw-part-name", text: CW.t(L.parts[id]) }),
+        CW.el("span", { class: "cw-part-name", text: partName(p) }),
         CW.el("span", { class: "cw-part-tag", text: tag + (extra ? " · " + extra : "") })]);
       buttons[id] = b;
       return b;
@@ -45,7 +54,7 @@
 
     function select(id) {
       var p = byId[id];
-      CW.setReadout(out["part-name"], id, CW.t(L.parts[id]));
+      CW.setReadout(out["part-name"], id, partName(p));
       CW.setReadout(out["part-shape"], p.shape, shapeText(p, lang));
       CW.setReadout(out["part-params"], p.params ? p.params.value : 0,
                     p.params ? p.params.text[lang] : CW.t(id === "input" ? L.noneInput : L.none));

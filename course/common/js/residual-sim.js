@@ -141,11 +141,13 @@
       CW.plot(gradChart, [
         { x: xs, y: last.grad, name: CW.t(L.gradCurve), mode: "lines", line: { color: col.b } },
       ], { height: 320, showlegend: true, xaxis: { title: { text: CW.t(L.layer) } },
-           yaxis: { type: "log", title: { text: CW.t(L.gradTitle) } } });
+           yaxis: Object.assign({ type: "log", title: { text: CW.t(L.gradTitle) } },
+                                CW.logTicks(Math.min.apply(null, last.grad), Math.max.apply(null, last.grad))) });
     }
     function update() {
       last = simulate(spec, state.layers, state.gain, state.residual, state.prenorm, state.scale);
-      CW.setReadout(out["grad-ratio"], last.gradRatio, CW.fixed(last.gradRatio, digits));
+      // at the extremes the ratio is read in scientific form ("1.6e17", "3.5e−10"), not as 21 digits or 0.00
+      CW.setReadout(out["grad-ratio"], last.gradRatio, CW.readable(last.gradRatio, digits));
       CW.setReadout(out["stream-rms"], last.streamRms, CW.fixed(last.streamRms, digits));
       CW.setReadout(out["read-rms"], last.readRmsTop, CW.fixed(last.readRmsTop, digits));
       // the chart follows at the next frame: a fast slider drag redraws it once per frame, not once per event

@@ -35,6 +35,37 @@
   CW.percent = CWFormat.percent;
   CW.vector = CWFormat.vector;
   CW.parse = CWFormat.parse;
+  CW.readable = CWFormat.readable;
+  // the ticks of a log axis over [lo, hi] (data values), labelled as numbers: powers of ten where the
+  // range spans a decade or more (every k-th, for six at most), else 4–6 round values inside it; plotly.js's
+  // own labels there are single digits ("9 8 7 … 3" for 0.9 … 0.3)
+  CW.logTicks = function (lo, hi) {
+    if (!(lo > 0) || !(hi > 0)) return {};
+    if (hi < lo) { var s = lo; lo = hi; hi = s; }
+    var a = Math.log10(lo), b = Math.log10(hi), vals = [];
+    function label(v) {
+      var e = Math.round(Math.log10(v));
+      if (Math.abs(v - Math.pow(10, e)) < 1e-9 * v && (e < -3 || e > 5)) return CWFormat.scientific2(v);
+      if (v >= 1e-3 && v < 1e6) return CWFormat.fixed(v, Math.max(0, Math.min(6, -Math.floor(Math.log10(v)) + 1)))
+        .replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+      return CWFormat.scientific2(v);
+    }
+    if (Math.floor(b) - Math.ceil(a) >= 1) {
+      var k = Math.max(1, Math.ceil((Math.floor(b) - Math.ceil(a) + 1) / 6));
+      for (var e = Math.ceil(a); e <= Math.floor(b); e += k) vals.push(Math.pow(10, e));
+    } else {
+      var raw = (hi - lo) / 4, p = Math.pow(10, Math.floor(Math.log10(raw))), step = [1, 2, 2.5, 5, 10]
+        .map(function (m) { return m * p; }).filter(function (st) { return st >= raw * 0.7; })[0];
+      for (var v = Math.ceil(lo / step) * step; v <= hi * (1 + 1e-9); v += step) vals.push(Number(v.toPrecision(12)));
+      if (vals.length < 2) vals = [lo, hi].map(function (x) { return Number(x.toPrecision(2)); });
+      // as many decimals as the step needs (0.005 → 3, 2.5 → 1), so no two ticks read alike
+      var dec = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+      if (Math.abs(step * Math.pow(10, dec) - Math.round(step * Math.pow(10, dec))) > 1e-6) dec += 1;
+      if (vals[0] >= 1e-3 && vals[vals.length - 1] < 1e6)
+        return { tickmode: "array", tickvals: vals, ticktext: vals.map(function (x) { return CWFormat.fixed(x, dec); }) };
+    }
+    return { tickmode: "array", tickvals: vals, ticktext: vals.map(label) };
+  };
 
   // ------------------------------------------------------------ the seeded PRNG (twin: course/common/twins.py Mulberry32)
 
@@ -121,19 +152,200 @@
   };
   CW.layout = function (extra) {
     var c = CW.colors();
-    var axis = { gridcolor: c.grid, zerolinecolor: c.grid, color: c.fg };
+    var axis = { gridcolor: c.grid, zerolinecolor: c.grid, color: c.fg, automargin: true };
     var out = Object.assign({
       paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: { color: c.fg, size: 12 },
-      margin: { l: 55, r: 15, t: 30, b: 45 }, legend: { orientation: "h", y: -0.3 },
+      margin: { l: 55, r: 15, t: 30, b: 45 }, legend: { orientation: "h" },
     }, extra || {});
     Object.keys(out).forEach(function (k) {
       if (/^[xy]axis\d*$/.test(k)) out[k] = Object.assign({}, axis, out[k]);
     });
     return out;
   };
+
+  // ------------------------------------------------------------ charts that fit their box (390 px to desktop)
+  // A chart's text is placed by measure, not by a fraction of its plot: the title at the top left, below
+  // the band where the modebar shows on hover, wrapped to the chart's width; the legend at the chart's
+  // bottom, under the x axis and its title, wrapped by plotly.js into rows; axis titles wrapped to their
+  // axis. CW.fit does what can be computed before drawing; CW.settle measures the drawn chart (legend rows,
+  // tick labels) and moves the margins once, growing the chart where its plot would get too short.
+  // Dotted and dashed traces are drawn 2 px wide at least, so they stay visible on the dark palette.
+  var MODEBAR_BAND = 36, LINE = 1.3;
+  var ctx2d = null;
+  CW.fontFamily = function () { return getComputedStyle(document.body).fontFamily || "sans-serif"; };
+  function textWidth(text, px) {
+    ctx2d = ctx2d || document.createElement("canvas").getContext("2d");
+    ctx2d.font = px + "px " + CW.fontFamily();
+    return ctx2d.measureText(text.replace(/<[^>]+>/g, "").replace(/&[a-z]+;|&#\d+;/g, "x")).width;
+  }
+  var CJK_CHAR = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f";
+  var TOKENS = new RegExp("[" + CJK_CHAR + "]|[^\\s" + CJK_CHAR + "]+\\s*|\\s+", "g");
+  var NO_START = /^[，。、：；！？）」』》〉,.;:!?)\]}%]/, NO_END = /[（「『《〈(\[{]$/;
+  // lines no wider than max px: broken at spaces, or between two Chinese characters, never before closing
+  // punctuation or after an opening bracket
+  function wrapLine(text, px, max) {
+    var tokens = text.match(TOKENS) || [], lines = [], cur = "";
+    tokens.forEach(function (tok) {
+      if (cur.trim() && !NO_START.test(tok) && textWidth((cur + tok).trim(), px) > max) {
+        var carry = "";
+        while (NO_END.test(cur.trimEnd())) { var t = cur.trimEnd(); carry = t.slice(-1) + carry; cur = t.slice(0, -1); }
+        lines.push(cur.trim());
+        cur = carry + tok.replace(/^\s+/, "");
+      } else {
+        cur += tok;
+      }
+    });
+    if (cur.trim()) lines.push(cur.trim());
+    return lines.length ? lines : [text];
+  }
+  // a plotly.js text ("…<br><sub>…</sub>") wrapped to max px; returns {text, lines (in units of the font size)}
+  CW.wrapText = function (text, px, max) {
+    var size = 0;
+    var out = String(text == null ? "" : text).split(/<br\s*\/?>/i).map(function (seg) {
+      var sub = /^\s*<sub>([\s\S]*)<\/sub>\s*$/i.exec(seg);
+      if (sub) {
+        var ls = wrapLine(sub[1], px * 0.8, max);
+        size += ls.length * 0.8;
+        return ls.map(function (l) { return "<sub>" + l + "</sub>"; }).join("<br>");
+      }
+      if (/<[a-z]/i.test(seg)) { size += 1; return seg; }  // other markup: left as written
+      var lines = wrapLine(seg, px, max);
+      size += lines.length;
+      return lines.join("<br>");
+    }).join("<br>");
+    return { text: out, lines: size };
+  };
+  function titleOf(t) { return t == null ? null : typeof t === "string" ? { text: t } : Object.assign({}, t); }
+  function legendShown(data, layout) {
+    if (layout.showlegend === false) return false;
+    var entries = data.filter(function (t) { return t.showlegend !== false && t.visible !== false; }).length;
+    return layout.showlegend === true ? entries > 0 : entries > 1;
+  }
+
+  // layout → the layout to draw in `node` (its width now), given whether the modebar shows
+  CW.fit = function (node, data, layout, modebar) {
+    var W = node.clientWidth || 600, narrow = W < 560, L = Object.assign({}, layout);
+    var px = narrow ? 11 : 12, cached = node.__cwFit || {};
+    L.font = Object.assign({}, L.font, { family: CW.fontFamily() });
+    if (narrow) L.font.size = Math.min(L.font.size || px, px);
+    var m = L.margin = Object.assign({ l: 55, r: 15, t: 30, b: 45 }, L.margin);
+    m.l = Math.min(m.l, narrow ? 44 : 60);   // the y axes' automargin makes room for their tick labels
+    if (narrow) m.r = Math.min(m.r, 40);
+    var top = modebar ? MODEBAR_BAND : 6, t = titleOf(L.title);
+    m.t = top + 4;
+    if (t && t.text) {
+      var tpx = Math.min((t.font && t.font.size) || 15, narrow ? 13.5 : 15);
+      var w = CW.wrapText(t.text, tpx, W - 16);
+      L.title = Object.assign(t, { text: w.text, font: Object.assign({}, t.font, { size: tpx }), x: 0, xref: "container",
+                                   xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: top + tpx, l: 8, r: 8, b: 0 } });
+      m.t = top + Math.ceil(w.lines * tpx * LINE) + 12;   // plotly.js sets the first line's baseline at pad.t
+    }
+    (L.updatemenus || []).forEach(function (u) { if ((u.y == null ? 1 : u.y) >= 1) m.t += 36; });
+    var H = L.height || 450, used = node.__cwRoomUsed = {};   // the width each axis title was wrapped to
+    Object.keys(L).forEach(function (k) {
+      if (!/^[xy]axis\d*$/.test(k)) return;
+      var a = L[k] = Object.assign({ automargin: true }, L[k]), at = titleOf(a.title);
+      if (!at || !at.text) return;
+      var apx = (at.font && at.font.size) || Math.round((L.font.size || px) * 1.17);   // plotly.js: 14 px for 12
+      var room = k[0] === "x" ? (W - m.l - m.r) * ((a.domain ? a.domain[1] - a.domain[0] : 1)) - 8
+                              : (H - m.t - m.b) * ((a.domain ? a.domain[1] - a.domain[0] : 1)) - 8;
+      if (cached.room && cached.room[k]) room = Math.min(room, cached.room[k]);
+      used[k] = Math.max(room, 60);
+      a.title = Object.assign(at, { text: CW.wrapText(at.text.replace(/<br\s*\/?>/gi, " "), apx, used[k]).text });
+    });
+    if (legendShown(data, L)) {
+      L.legend = Object.assign({}, L.legend, { orientation: "h", x: 0, xref: "container", xanchor: "left",
+                                               y: 0, yref: "container", yanchor: "bottom", itemwidth: 30 });
+      L.legend.font = Object.assign({ size: narrow ? 11 : 12 }, L.legend.font);
+    }
+    if (cached.t != null) { m.t = Math.max(m.t, cached.t); m.b = cached.b; L.height = cached.height; }
+    return L;
+  };
+  // thicker dotted and dashed lines (data is copied, not changed)
+  CW.visibleDashes = function (data) {
+    return data.map(function (t) {
+      var line = t.line;
+      if (!line || !line.dash || line.dash === "solid" || (line.width || 2) >= 2) return t;
+      return Object.assign({}, t, { line: Object.assign({}, line, { width: 2 }) });
+    });
+  };
+  // the drawn chart → the margins and height that make its text fit; relayouts once if they differ
+  CW.settle = function (node, layout) {
+    var box = node.getBoundingClientRect(), rect = function (e) { return e.getBoundingClientRect(); };
+    var areas = [].map.call(node.querySelectorAll(".nsewdrag"), rect);
+    if (!areas.length || !box.height) return;
+    var plotTop = Math.min.apply(null, areas.map(function (a) { return a.top; }));
+    var plotBottom = Math.max.apply(null, areas.map(function (a) { return a.bottom; }));
+    var lowest = plotBottom;
+    node.querySelectorAll('.xaxislayer-above text, g[class^="g-x"][class$="title"] text').forEach(function (e) {
+      var r = rect(e); if (r.height && e.textContent.trim()) lowest = Math.max(lowest, r.bottom);
+    });
+    var bg = node.querySelector(".legend .bg"), legend = bg ? rect(bg).height : 0;
+    var m = layout.margin, full = node._fullLayout, H = full ? full.height : layout.height || 450;
+    var b = Math.ceil(m.b + (lowest - plotBottom) + (legend ? 10 + legend + 4 : 6) - (box.bottom - plotBottom));
+    var t = m.t, title = node.querySelector(".g-gtitle text");
+    if (title && rect(title).height) {
+      var menus = node.querySelector(".updatemenu-container"), mr = menus && rect(menus);
+      var above = mr && mr.height && mr.bottom <= plotTop + 1 ? plotTop - mr.top + 6 : 8;
+      t = Math.max(m.t, Math.ceil(rect(title).bottom - box.top + above));
+    }
+    // an axis title longer than its plot, or out of the chart's box: wrap it to the plot (the next draw does)
+    var room = {};
+    node.querySelectorAll('g[class^="g-x"][class$="title"] text, g[class^="g-y"][class$="title"] text').forEach(function (e) {
+      var cls = e.closest("g").getAttribute("class"), k = cls[2] + "axis" + cls.slice(3, -5), r = rect(e);
+      var y = k[0] === "y", own = areas.filter(function (a, i) {
+        var sp = node.querySelectorAll(".nsewdrag")[i].getAttribute("data-subplot") || "xy";
+        var ax = y ? sp.slice(sp.indexOf("y")) : sp.slice(0, sp.indexOf("y"));
+        return ax === k[0] + k.slice(5);
+      });
+      // a y title has its plot's height; an x title, centered under its plot, may reach either edge of the chart
+      var extent = Math.min.apply(null, (own.length ? own : areas).map(function (a) {
+        var cx = (a.left + a.right) / 2;
+        return y ? a.height : Math.max(a.width, 2 * Math.min(box.right - cx, cx - box.left) - 8);
+      }));
+      var out = r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1;
+      var length = y ? r.height : r.width, want = extent - 12, had = (node.__cwRoomUsed || {})[k] || want;
+      if (length > extent - 4 || out) room[k] = Math.max(60, Math.min(want, had * want / length));
+    });
+    var minPlot = box.width < 560 ? 190 : 230;
+    var plot = (plotBottom - plotTop) - (t - m.t) - (b - m.b);
+    var height = Math.round(H + Math.max(0, minPlot - plot));
+    var prev = node.__cwFit || { room: {} }, roomChanged = false;
+    Object.keys(room).forEach(function (k) {
+      if (!prev.room[k] || Math.abs(prev.room[k] - room[k]) > 4) roomChanged = true;
+    });
+    var fit = { t: t, b: Math.max(b, 20), height: height, room: Object.assign({}, prev.room, room) };
+    node.__cwFit = fit;
+    var changed = Math.abs(t - m.t) > 2 || Math.abs(fit.b - m.b) > 2 || Math.abs(height - H) > 2 || roomChanged;
+    return changed ? fit : null;
+  };
+  // a chart whose width changes (a window resized, a content tab opened) is fitted again
+  var resized = window.ResizeObserver && new ResizeObserver(function (entries) {
+    entries.forEach(function (e) {
+      var n = e.target, w = Math.round(e.contentRect.width);
+      if (!n.__cwLast || !w || Math.abs(w - (n.__cwWidth || 0)) < 2) return;
+      n.__cwFit = null;
+      if (n.__cwRedraw) n.__cwRedraw(); else CW.draw.apply(null, [n].concat(n.__cwLast));
+    });
+  });
+  // draw `layout` in node, fitted; `config` is plotly's; resolves once the text has been fitted
+  CW.draw = function (node, data, layout, config) {
+    var modebar = config.displayModeBar !== false;
+    var d = CW.visibleDashes(data);
+    if (!node.__cwLast && resized) resized.observe(node);
+    node.__cwLast = [data, layout, config];
+    node.__cwWidth = Math.round(node.clientWidth);
+    function pass(n) {   // draw, measure, and draw again while the text does not fit yet (four draws at most)
+      var L = CW.fit(node, d, layout, modebar);
+      return Promise.resolve(window.Plotly.react(node, d, L, config)).then(function () {
+        if (CW.settle(node, L) && n < 4) return pass(n + 1);
+      });
+    }
+    return pass(1);
+  };
   CW.plot = function (node, data, layout) {
     if (!window.Plotly) return;
-    window.Plotly.react(node, data, CW.layout(layout), { responsive: true, displaylogo: false, displayModeBar: false });
+    return CW.draw(node, data, CW.layout(layout), { responsive: true, displaylogo: false, displayModeBar: false });
   };
   var paletteWatchers = [];
   CW.onPalette = function (fn) { paletteWatchers.push(fn); };

@@ -23,11 +23,26 @@
       return /^[0.,]*$/.test(Math.abs(v).toFixed(digits)) ? "0" : fixed(v, digits);
     }).join(", ") + "]";
   }
+  // two significant digits in the form configs and papers use (formats.scientific2): "3.5e−10", "1.6e17"
+  function scientific2(x) {
+    if (x === 0 || !isFinite(x)) return fixed(x, 0);
+    var parts = Math.abs(x).toExponential(1).split("e");
+    var mant = parts[0].replace(/\.?0+$/, ""), exp = parseInt(parts[1], 10);
+    return (x < 0 ? MINUS : "") + mant + "e" + String(exp).replace("-", MINUS);
+  }
+  // fixed(x, digits) where that shows the number, else scientific2 (formats.readable)
+  function readable(x, digits, high) {
+    if (!isFinite(x) || x === 0) return fixed(x, digits);
+    var a = Math.abs(x);
+    if (a < Math.pow(10, -digits) || a >= (high == null ? 1e6 : high)) return scientific2(x);
+    return fixed(x, digits);
+  }
   // parse what a reader typed: accepts "−2", "-2", "2.5", " 3 "
   function parse(s) {
     var v = String(s).trim().replace(MINUS, "-");
     if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v)) return NaN;
     return Number(v);
   }
-  root.CWFormat = { fixed: fixed, integer: integer, percent: percent, vector: vector, parse: parse };
+  root.CWFormat = { fixed: fixed, integer: integer, percent: percent, vector: vector, parse: parse,
+                    scientific2: scientific2, readable: readable };
 })(typeof window !== "undefined" ? window : globalThis);

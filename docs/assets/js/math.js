@@ -1,12 +1,40 @@
-// Render arithmatex's \( \) and \[ \] spans with the site's local KaTeX, on every page switch.
-document$.subscribe(function () {
-  document.querySelectorAll(".arithmatex").forEach(function (el) {
-    renderMathInElement(el, {
-      delimiters: [
-        { left: "\\(", right: "\\)", display: false },
-        { left: "\\[", right: "\\]", display: true },
-      ],
-      throwOnError: false,
+// Render arithmatex's \( \) and \[ \] spans with the site's local KaTeX, on every page switch; and the
+// same math in the tables of contents, where the toc extension leaves a heading's formula as its source
+// text ("乘 \(1/\sqrt{N}\)"). A display formula wider than its column shrinks to fit (down to 70%, which
+// is enough on a 390 px phone), and only past that scrolls sideways in its own box, which the keyboard
+// can then reach.
+(function () {
+  var opts = {
+    delimiters: [
+      { left: "\\(", right: "\\)", display: false },
+      { left: "\\[", right: "\\]", display: true },
+    ],
+    throwOnError: false,
+  };
+  function fit() {
+    document.querySelectorAll("div.arithmatex").forEach(function (el) {
+      var k = el.querySelector(".katex-display > .katex");
+      if (!k) return;
+      k.style.fontSize = "";
+      var room = el.clientWidth, need = k.scrollWidth;
+      if (need > room) k.style.fontSize = Math.max(0.7, room / need) * 100 + "%";
+      var scrolls = k.scrollWidth > el.clientWidth + 1, tex = el.querySelector("annotation");
+      el.classList.toggle("math-scroll", scrolls);
+      if (scrolls) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "region");
+        el.setAttribute("aria-label", tex ? tex.textContent : "formula");
+      } else {
+        ["tabindex", "role", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
+      }
     });
+  }
+  document$.subscribe(function () {
+    document.querySelectorAll(".arithmatex").forEach(function (el) { renderMathInElement(el, opts); });
+    document.querySelectorAll(".md-nav__link").forEach(function (el) {
+      if (el.textContent.indexOf("\\(") >= 0) renderMathInElement(el, opts);
+    });
+    fit();
   });
-});
+  window.addEventListener("resize", function () { requestAnimationFrame(fit); });
+})();

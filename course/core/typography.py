@@ -1,0 +1,251 @@
+"""Chinese typography in the built pages and the widgets' label tables (the common guidelines of
+../shared/STYLE.md, after sparanoid/chinese-copywriting-guidelines):
+
+- `halfwidth`: a half-width , : ; ( ) next to a Chinese character (「残差:x」「GELU(宽」「梯度之比(底层」);
+  Chinese prose uses ，：；（）.
+- `spacing`: a Chinese character right beside a Latin letter or a digit (「有64层」「用RMSNorm」); the two are
+  written with a space between them.
+
+What is not prose is left out: code (<code>, <pre>, <kbd>, <samp>, scripts and styles), formulas (KaTeX's
+and arithmatex's spans), and, in a provenance tooltip, the identifiers it names: a function with its
+arguments (`best_line()`, `anchor_ledger()['ffn']`), a file (`course/chapter/twins.py`), a dotted or
+snake_case name (`ffn.ledger.total`, `final_val_loss`). Text in backticks is code too (label tables).
+
+    check_text("残差:x + F(x)")           → [Finding("halfwidth", ":", …)]
+    check_html(page_html)                  → findings in the page's text and its title/alt/aria-label/placeholder
+    check_labels(json_table)               → findings in a label table's Chinese strings
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_CHAR = re.compile(f"[{HAN}]")
+HALF = ",:;()"
+# a half-width mark with a Chinese character on either side ("残差:x", "x:残差", "(宽", "宽)")
+# (a comma, colon or semicolon also with one space between: "RMSNorm, 先"; a parenthesis only touching,
+# so that a formula's "F(x) 的" is not read as prose)
+HALFWIDTH = re.compile(f"(?<=[{HAN}])[{re.escape(HALF)}]|[{re.escape(HALF)}](?=[{HAN}])"
+                       f"|(?<=[{HAN}] )[,:;]|[,:;](?= [{HAN}])")
+# a Chinese character touching a Latin letter or a digit, either way round
+SPACING = re.compile(f"[{HAN}](?=[A-Za-z0-9])|[A-Za-z0-9](?=[{HAN}])")
+
+# identifiers a provenance tooltip names: functions with their arguments and subscripts, files, keys
+IDENTIFIER = re.compile(r"""
+    [A-Za-z_][\w.]*\([^()]*\)(?:\[[^\]]*\]|\.\w+)*     # best_line(), anchor_ledger()['ffn'], f(x).y
+  | (?:[\w.-]+/)+[\w.-]+                               # course/chapter/twins.py, data/results/cpu
+  | [\w-]+\.(?:py|json|js|md|ipynb|css|html|yml|txt)\b # numbers.py
+  | [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+                    # ffn.ledger.total
+  | [A-Za-z]\w*_\w+                                    # final_val_loss
+""", re.X)
+BACKTICKS = re.compile(r"`[^`]*`")
+
+SKIP_TAGS = {"code", "pre", "kbd", "samp", "script", "style", "math", "annotation", "template", "noscript"}
+SKIP_CLASSES = {"arithmatex", "katex", "katex-display", "katex-mathml", "MathJax", "highlight", "codehilite"}
+ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str       # "halfwidth" or "spacing"
+    mark: str       # the mark, or the two characters that touch
+    context: str    # a few characters around it
+    where: str = "text"   # "text", or the attribute it was found in ("title", …)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.mark!r} in {self.where}: …{self.context}…"
+
+
+def prose(text: str, identifiers: bool = False) -> str:
+    """The text with what is not prose blanked out (backticked code; identifiers, if asked)."""
+    text = BACKTICKS.sub(" ", text)
+    return IDENTIFIER.sub(" ", text) if identifiers else text
+
+
+def check_text(text: str, where: str = "text", identifiers: bool = False) -> list[Finding]:
+    """Findings in one run of text; `identifiers` leaves out the names a provenance tooltip quotes."""
+    text = prose(text, identifiers)
+    out = []
+    for m in HALFWIDTH.finditer(text):
+        out.append(Finding("halfwidth", m.group(0), text[max(0, m.start() - 8):m.end() + 8], where))
+    for m in SPACING.finditer(text):
+        out.append(Finding("spacing", text[m.start():m.start() + 2], text[max(0, m.start() - 8):m.start() + 10], where))
+    return out
+
+
+class _Text(HTMLParser):
+    """Collects the prose of a page: runs of text outside code and formulas, and the attributes a reader
+    meets (tooltips, alt texts, labels), each run kept whole so a mark is seen with its neighbours."""
+
+    def __init__(self, skip_selectors: tuple[str, ...] = ()):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []   # (tag, skipped here or above)
+        self.runs: list[tuple[str, str, bool]] = []   # (text, where, identifiers?)
+        self.buf: list[str] = []
+        self.skip_selectors = skip_selectors
+
+    def _skipped(self) -> bool:
+        return bool(self.stack) and self.stack[-1][1]
+
+    def _flush(self):
+        if self.buf:
+            self.runs.append(("".join(self.buf), "text", False))
+            self.buf = []
+
+    def _matches(self, tag: str, attrs: dict) -> bool:
+        classes = set((attrs.get("class") or "").split())
+        for sel in self.skip_selectors:   # "tag", ".class", "[attr]", "tag.class"
+            m = re.fullmatch(r"([\w-]*)(?:\.([\w-]+))?(?:\[([\w-]+)\])?", sel)
+            if m and (not m.group(1) or m.group(1) == tag) and (not m.group(2) or m.group(2) in classes) \
+                    and (not m.group(3) or m.group(3) in attrs):
+                return True
+        return False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = set((a.get("class") or "").split())
+        skip = self._skipped() or tag in SKIP_TAGS or bool(classes & SKIP_CLASSES) or self._matches(tag, a)
+        if tag not in ("span", "a", "strong", "em", "b", "i", "sub", "sup", "small", "abbr", "mark", "wbr", "br"):
+            self._flush()   # a block boundary: a new run
+        if not skip:
+            tip = "reg-num" in classes   # a provenance tooltip: its identifiers are not prose
+            for name in ATTRIBUTES:
+                value = a.get(name)
+                if value and not (name == "aria-label" and a.get("title")):   # a number's label repeats its title
+                    self.runs.append((value, name, tip or name == "title"))
+        if tag == "br":
+            self.buf.append("\n")   # a line break separates what is on either side
+        if tag not in VOID:
+            self.stack.append((tag, skip))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID and self.stack and self.stack[-1][0] == tag:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+        if tag not in ("span", "a", "strong", "em", "b", "i", "sub", "sup", "small", "abbr", "mark"):
+            self._flush()
+
+    def handle_data(self, data):
+        if not self._skipped():
+            self.buf.append(data)
+        else:
+            self.buf.append(" ")   # code between two words still separates them
+
+    def close(self):
+        super().close()
+        self._flush()
+
+
+def check_html(html: str, skip: tuple[str, ...] = (), region: str | None = None) -> list[Finding]:
+    """Findings in an HTML page or fragment. `skip`: more elements to leave out ("[data-table]",
+    ".reg-num", "nav"); `region`: only the part between this opening tag and its match (e.g. "<article")."""
+    if region:
+        start = html.find(region)
+        html = html[start:] if start >= 0 else ""
+        end = html.find("</article>") if region.startswith("<article") else -1
+        html = html[:end] if end >= 0 else html
+    p = _Text(skip)
+    p.feed(html)
+    p.close()
+    out = []
+    for text, where, identifiers in p.runs:
+        if CJK_CHAR.search(text):
+            out += check_text(text, where, identifiers)
+    return out
+
+
+def check_labels(table: dict, lang: str = "zh") -> list[tuple[str, Finding]]:
+    """Findings in a widget's label table (its `lang` strings), with the label's path ("gradRatio")."""
+    out = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if lang in node and isinstance(node[lang], str):
+                out.extend((path, f) for f in check_text(node[lang], where=path))
+            for k, v in node.items():
+                if k not in ("zh", "en"):
+                    walk(v, f"{path}.{k}" if path else k)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+    walk(table, "")
+    return out
+
+
+def counts(findings) -> dict[str, int]:
+    c = {"halfwidth": 0, "spacing": 0}
+    for f in findings:
+        f = f[1] if isinstance(f, tuple) else f
+        c[f.kind] += 1
+    return c
+
+
+# ---------------------------------------------------------------- the mechanical pass
+
+FULL = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）"}
+FULL_MARKS = "，。、：；！？（）「」『』《》"
+PROTECTED = re.compile(r"""
+    ```[\s\S]*?```              # fenced code
+  | `[^`\n]*`                   # code span
+  | <!--[\s\S]*?-->             # a shortcode or comment
+  | \$\$[\s\S]*?\$\$ | \$[^$\n]+\$ | \\\([\s\S]*?\\\) | \\\[[\s\S]*?\\\]   # math
+  | <[^>\n]+>                   # an HTML tag with its attributes
+  | \]\([^)\n]*\)               # a link's target
+  | \{[\w.]+\}                  # a label's placeholder
+  | https?://\S+
+""", re.X)
+
+
+def fullwidth(text: str) -> str:
+    """The mechanical pass: a half-width , : ; ( ) next to a Chinese character becomes full-width (a
+    parenthesis with its partner), and the spaces beside a full-width mark go. Code, math, shortcodes,
+    tags, link targets and placeholders are left as they are. What the pass cannot judge (a half-width
+    mark between a number and Latin text inside Chinese prose) is left for a person."""
+    masked = list(text)
+    for m in PROTECTED.finditer(text):
+        for i in range(m.start(), m.end()):
+            masked[i] = "\ue000"
+    flat = "".join(masked)
+    change = {m.start() for m in HALFWIDTH.finditer(flat)}
+    # parentheses come in pairs: when one of a pair changes, so does its partner
+    stack, pairs = [], {}
+    for i, ch in enumerate(flat):
+        if ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            j = stack.pop()
+            pairs[i], pairs[j] = j, i
+    for i in list(change):
+        if i in pairs:
+            change.add(pairs[i])
+    out = list(text)
+    for i in change:
+        out[i] = FULL[text[i]]
+    result = "".join(out)
+    # no space beside a full-width mark (outside protected text: the mask has the same length)
+    keep = "".join("\ue000" if c == "\ue000" else r for c, r in zip(flat, result))
+    spans = [(m.start(), m.end()) for m in re.finditer(f"[ \t]+(?=[{FULL_MARKS}])|(?<=[{FULL_MARKS}])[ \t]+", keep)]
+    for a, b in reversed(spans):
+        result = result[:a] + result[b:]
+    return spaced(result)
+
+
+def spaced(text: str) -> str:
+    """A space between a Chinese character and a Latin letter or digit beside it, outside protected text."""
+    masked = list(text)
+    for m in PROTECTED.finditer(text):
+        for i in range(m.start(), m.end()):
+            masked[i] = "\ue000"
+    at = [m.start() + 1 for m in SPACING.finditer("".join(masked))]
+    for i in reversed(at):
+        text = text[:i] + " " + text[i:]
+    return text

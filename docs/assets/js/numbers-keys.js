@@ -1,0 +1,60 @@
+// One tab stop per paragraph for the registry's numbers (.reg-num, course/core/shortcodes.py): a lesson
+// page holds some 300 of them, each focusable for its provenance, and a keyboard reader tabbing to a
+// widget went through all of them. Now the first number of a paragraph (a list item, a table cell, a
+// heading) is the tab stop; the arrow keys move among that paragraph's numbers (Home and End to its first
+// and last); the number last visited stays the paragraph's tab stop. Every number keeps its tooltip and
+// its accessible name, and the page says once, to assistive technology, how to move among them.
+(function () {
+  "use strict";
+  var BLOCK = "p, li, td, th, dd, dt, caption, figcaption, summary, h1, h2, h3, h4, h5, h6, .cw-note, .admonition-title";
+  var HINT = { zh: "同一段里的其他数字：按左右方向键。", en: "Other numbers in this paragraph: arrow keys." };
+  function lang() { return (document.documentElement.lang || "zh").indexOf("zh") === 0 ? "zh" : "en"; }
+  function groupOf(el) { return el.closest(BLOCK) || el.parentElement; }
+  function members(block) {
+    return [].filter.call(block.querySelectorAll(".reg-num"), function (n) { return groupOf(n) === block; });
+  }
+  function init() {
+    var hint = document.getElementById("reg-num-hint");
+    if (!hint) {
+      hint = document.createElement("span");
+      hint.id = "reg-num-hint";
+      hint.hidden = true;
+      hint.textContent = HINT[lang()];
+      document.body.appendChild(hint);
+    }
+    var seen = new Set();
+    document.querySelectorAll(".reg-num").forEach(function (n) {
+      var block = groupOf(n);
+      if (seen.has(block)) return;
+      seen.add(block);
+      var all = members(block);
+      all.forEach(function (m, i) {
+        m.tabIndex = i === 0 ? 0 : -1;
+        if (all.length > 1) m.setAttribute("aria-describedby", "reg-num-hint");
+      });
+    });
+  }
+  document.addEventListener("keydown", function (e) {
+    var n = e.target;
+    if (!n.classList || !n.classList.contains("reg-num") || e.altKey || e.ctrlKey || e.metaKey) return;
+    var all = members(groupOf(n)), i = all.indexOf(n), j = i;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(all.length - 1, i + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = all.length - 1;
+    else return;
+    e.preventDefault();
+    if (j === i) return;
+    all[i].tabIndex = -1;
+    all[j].tabIndex = 0;
+    all[j].focus();
+  });
+  // a number reached by pointer or by a link becomes its paragraph's tab stop
+  document.addEventListener("focusin", function (e) {
+    var n = e.target;
+    if (!n.classList || !n.classList.contains("reg-num")) return;
+    members(groupOf(n)).forEach(function (m) { m.tabIndex = m === n ? 0 : -1; });
+  });
+  if (window.document$ && document$.subscribe) document$.subscribe(init);
+  else document.addEventListener("DOMContentLoaded", init);
+})();

@@ -1,0 +1,87 @@
+"""Every chart the site draws, at a phone's width (390 px) and a desktop's (1280 px), in both languages and
+both palettes: its title, axis titles, legend, tick labels and plot areas, measured in Chromium, lie
+clear of each other and inside the chart (course.core.figures.CHART_BOXES says what it checks: no text
+over text, no text cut by the chart's box, the modebar off the title, plot areas large enough to read,
+legend entries drawn differently, dotted traces visible on the background)."""
+import pytest
+
+from conftest import LANGS
+from course.core.figures import CHART_BOXES
+from course.paths import PLOTLY_URI
+
+WIDTHS = [390, 1280]
+DRAWN = """() => [...document.querySelectorAll('.plotly-figure, .cw-chart')].every(e => e.querySelector('.main-svg'))
+              && [...document.querySelectorAll('[data-widget]')].every(w => w.dataset.ready)"""
+
+
+def chart_pages(site_dir, lang) -> list[str]:
+    pages = []
+    for page in sorted(site_dir.rglob("index.html")):
+        rel = page.parent.relative_to(site_dir).as_posix()
+        if (rel.startswith("en") == (lang == "en")) and PLOTLY_URI.rsplit("/", 1)[-1] in page.read_text(encoding="utf-8"):
+            pages.append("" if rel == "." else rel + "/")
+    return pages
+
+
+def every_chart(page) -> list[dict]:
+    """Each chart once, the ones in content tabs too (each tab shown in turn)."""
+    page.wait_for_function(DRAWN, timeout=30000)
+    page.wait_for_timeout(400)
+    found = {}
+    labels = page.locator(".tabbed-labels > label")
+    for i in range(-1, labels.count()):
+        if i >= 0:
+            labels.nth(i).click()
+            page.wait_for_timeout(500)   # a chart shown at a new width is fitted again
+        for c in page.evaluate(CHART_BOXES, page.locator("article").element_handle()):
+            found.setdefault(c["name"], c)
+    return list(found.values())
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_chart_fits_its_box(site_dir, open_page, lang, width, scheme):
+    pages = chart_pages(site_dir, lang)
+    assert len(pages) >= 5, pages   # four lessons and the lab
+    problems, charts = [], 0
+    for path in pages:
+        v = open_page(path, scheme=scheme, width=width)
+        found = every_chart(v.page)
+        charts += len(found)
+        for c in found:
+            assert c["areas"], f"{path} {c['name']}: no plot area"
+            problems += [f"{path} {c['name']}: {p}" for p in c["problems"]]
+        sideways = v.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+        if sideways > 0:
+            problems.append(f"{path}: the page scrolls {sideways} px sideways")
+        v.check_clean()
+        v.page.close()
+    assert charts >= 20
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_check_sees_what_the_issue_saw(open_page):
+    """The check is not blind: a chart drawn the old way (title centered under the modebar, legend at a
+    fraction of the plot below it, at 390 px) shows the problems the issue reported."""
+    v = open_page("c4/normalization/", width=390)
+    v.page.wait_for_function(DRAWN, timeout=30000)
+    got = v.page.evaluate("""async (check) => {
+        const wrap = document.createElement('div'), el = document.createElement('div');
+        el.style.width = '358px';
+        wrap.appendChild(el);
+        document.querySelector('article').appendChild(wrap);
+        await Plotly.newPlot(el, [1, 2, 3].map(i => ({x: [1, 2, 3], y: [i, 2 * i, 3 * i], name: 'a long legend entry ' + i,
+                                                      line: {dash: i === 1 ? 'dot' : 'solid', width: 1}})),
+            {title: {text: 'A long title that a phone cannot hold on one line, centered as plotly.js does'},
+             legend: {orientation: 'h', y: -0.2}, xaxis: {title: {text: 'the x-axis title'}}, height: 460,
+             margin: {l: 60, r: 20, t: 60, b: 50}},   // the site's old base_layout
+            {displaylogo: false});
+        const found = (0, eval)('(' + check + ')')(wrap);
+        wrap.remove();
+        return found.length === 1 ? found[0].problems : null;
+    }""", CHART_BOXES)
+    assert got and any("cut by the chart's box" in p for p in got), got
+    assert any("modebar lies on the title" in p for p in got), got
+    assert any("lies on the legend" in p for p in got), got
+    assert any("dotted trace" in p for p in got), got
