@@ -34,6 +34,8 @@ DEEP = ("c8_postln_L12_lr1e-3_nowarmup", "c8_postln_L12_lr1e-3_warmup100",
 C4_RUNS = ("c4_postln", "c4_postln_nowarmup_lr1e-2", "c4_preln_nowarmup_lr1e-2", "c4_baseline",
            "c4_baseline_lr1e-3")
 TRAINED = SWEEP + DEEP + C4_RUNS
+# Below this fraction of the top block's gradient norm, the bottom block's is "almost no gradient".
+SLIVER = 0.01
 # Seed-by-seed comparisons: (key, run a, run b, metric), a minus b.
 COMPARISONS = [
     ("w100_vs_w0", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
@@ -343,6 +345,9 @@ def add_training(reg: Scope, results: Results) -> None:
         if all(r.trace is not None and r.trace.update_norm for r in rs):
             add_trace(reg, run, rs, prov)
     # Pre-Norm's lowest bottom/top ratio over every traced Pre-Norm run (each seed, the whole trace)
+    reg.add("trace.sliver", SLIVER, percent(SLIVER, 0),
+            computed("the bottom block's gradient norm below this fraction of the top block's: almost none",
+                     NUMBERS, zh="最底层块的梯度范数低于最顶层块的这个比例，就算几乎收不到梯度"))
     pre = [run for run in TRAINED if run.startswith("c8_preln") and run in results.runs
            and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
     if pre:
@@ -376,6 +381,12 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     spread_keys(reg, f"{k}.bottom_over_top.end", [ratio(r, -1) for r in rs], lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.bottom_over_top.min", [min(ratio(r, i) for i in range(len(r.trace.step))) for r in rs],
                 lambda x: significant(x, 2), prov)
+    # the first traced update from which the ratio stays below SLIVER to the end of the trace (one past the
+    # trace when it ends above it): where the bottom block is left almost no gradient for good
+    def sliver_from(r):
+        above = [s for i, s in enumerate(r.trace.step) if ratio(r, i) >= SLIVER]
+        return max(above) + 1 if above else r.trace.step[0]
+    spread_keys(reg, f"{k}.sliver_from", [sliver_from(r) for r in rs], integer, prov)
     # the same two read-outs over the seeds that stalled and over those that left, where a run has both
     for name, sign in (("stalled", 1), ("left", -1)):
         sub = [r for r in rs if sign * (val_extremes(r)[0] - val_extremes(r)[1] + LEFT_UNIGRAM_MARGIN) > MARGIN_LOSS]
