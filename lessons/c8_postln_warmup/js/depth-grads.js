@@ -12,11 +12,14 @@
 
   var significant = CW.significant;
 
+  // the draws' layout, as in the twin: four matrices a layer, W^V, W^O, W1, W2 at offsets 0, 1, 2, 3 (× d²)
+  var PER_LAYER = 4, W1 = 2, W2 = 3;  // formula: the twin's order of the draws
+
   var cache = {};
   function normals(spec) {
     var key = spec.seed + ":" + spec.width + ":" + spec.tokens + ":" + spec.layers_max;
     if (cache[key]) return cache[key];
-    var n = 2 * spec.tokens * spec.width + spec.layers_max * 4 * spec.width * spec.width;
+    var n = 2 * spec.tokens * spec.width + spec.layers_max * PER_LAYER * spec.width * spec.width;
     var rng = new CW.Mulberry32(spec.seed), z = new Float64Array(n);
     for (var k = 0; k < n; k++) z[k] = rng.normal();
     cache[key] = z;
@@ -84,16 +87,16 @@
     for (i = 0; i < T * d; i++) gy[i] = z[T * d + i] / T;
     var base = 2 * T * d, s = scale ? 1 / Math.sqrt(2 * layers) : 1, sd = preset.weight_std;
     var offs = [], cache = [], lastIn = null;
-    for (l = 0; l < layers; l++) offs.push(base + l * 4 * dd);
-    // the four matrices of layer l start at offs[l] + 0, dd, 2dd, 3dd (W^V, W^O, W1, W2); W^O and W2 carry s
+    for (l = 0; l < layers; l++) offs.push(base + l * PER_LAYER * dd);
+    // the four matrices of layer l start at offs[l] + 0, dd, W1·dd, W2·dd (W^V, W^O, W1, W2); W^O and W2 carry s
     for (l = 0; l < layers; l++) {
       var o = offs[l], c = {};
       if (placement === "post") {
         var x1 = add(x, mul(mul(causalMean(x, T, d), z, o, sd, T, d), z, o + dd, sd * s, T, d));
         var n1 = norm(x1, T, d, eps);
-        c.h = mul(n1.y, z, o + 2 * dd, sd, T, d);
+        c.h = mul(n1.y, z, o + W1 * dd, sd, T, d);
         c.hr = c.h.map(function (v) { return v > 0 ? v : 0; });
-        var x3 = add(n1.y, mul(c.hr, z, o + 3 * dd, sd * s, T, d));
+        var x3 = add(n1.y, mul(c.hr, z, o + W2 * dd, sd * s, T, d));
         var n2 = norm(x3, T, d, eps);
         c.x2 = n1.y; c.r1 = n1.r; c.out = n2.y; c.r2 = n2.r;
         lastIn = x3;
@@ -102,10 +105,10 @@
         var nu = norm(x, T, d, eps);
         var y1 = add(x, mul(mul(causalMean(nu.y, T, d), z, o, sd, T, d), z, o + dd, sd * s, T, d));
         var nv = norm(y1, T, d, eps);
-        c.h = mul(nv.y, z, o + 2 * dd, sd, T, d);
+        c.h = mul(nv.y, z, o + W1 * dd, sd, T, d);
         c.hr = c.h.map(function (v) { return v > 0 ? v : 0; });
         c.u = nu.y; c.ru = nu.r; c.v = nv.y; c.rv = nv.r;
-        x = add(y1, mul(c.hr, z, o + 3 * dd, sd * s, T, d));
+        x = add(y1, mul(c.hr, z, o + W2 * dd, sd * s, T, d));
       }
       cache.push(c);
     }
@@ -133,13 +136,13 @@
       if (placement === "post") {
         var g3 = normBack(g, cc.out, cc.r2, T, d);
         grads[l] = w2Grad(cc.hr, g3);
-        var g2 = add(g3, mulT(relu(mulT(g3, z, oo + 3 * dd, sd * s, T, d), cc.h), z, oo + 2 * dd, sd, T, d));
+        var g2 = add(g3, mulT(relu(mulT(g3, z, oo + W2 * dd, sd * s, T, d), cc.h), z, oo + W1 * dd, sd, T, d));
         var g1 = normBack(g2, cc.x2, cc.r1, T, d);
         var ga = mulT(mulT(g1, z, oo + dd, sd * s, T, d), z, oo, sd, T, d);
         g = add(g1, causalMeanBack(ga, T, d));
       } else {
         grads[l] = w2Grad(cc.hr, g);
-        var h1 = add(g, normBack(mulT(relu(mulT(g, z, oo + 3 * dd, sd * s, T, d), cc.h), z, oo + 2 * dd, sd, T, d), cc.v, cc.rv, T, d));
+        var h1 = add(g, normBack(mulT(relu(mulT(g, z, oo + W2 * dd, sd * s, T, d), cc.h), z, oo + W1 * dd, sd, T, d), cc.v, cc.rv, T, d));
         var gb = mulT(mulT(h1, z, oo + dd, sd * s, T, d), z, oo, sd, T, d);
         g = add(h1, normBack(causalMeanBack(gb, T, d), cc.u, cc.ru, T, d));
       }
@@ -195,7 +198,7 @@
         { x: xs, y: now.post.w2, name: CW.t(L.post), mode: "lines+markers", line: { color: col.d } },
         { x: xs, y: now.pre.w2, name: CW.t(L.pre), mode: "lines+markers", line: { color: col.a } },
       ], { height: 320, xaxis: { title: { text: CW.t(L.layer) } }, yaxis: { type: "log", title: { text: CW.t(L.gradAxis) } },
-           title: { text: CW.t(L.perLayerTitle), font: { size: 13 } } });
+           title: { text: CW.t(L.perLayerTitle), font: { size: CW.SMALL_TITLE } } });
       var guide = spec.depths.map(function (n) { return c.pre[0] * Math.sqrt(spec.depths[0] / n); });
       var matched = c.pre.map(function (v, i) { return v * c.preRms[i]; });
       CW.plot(byDepth, [
@@ -204,7 +207,7 @@
         { x: spec.depths, y: matched, name: CW.t(L.preMatched), mode: "lines+markers", line: { color: col.c, dash: "dot" } },
         { x: spec.depths, y: guide, name: CW.t(L.guide), mode: "lines", line: { color: col.fg, dash: "dash", width: 1 } },
       ], { height: 320, xaxis: { type: "log", title: { text: CW.t(L.depth) } }, yaxis: { type: "log", title: { text: CW.t(L.lastAxis) } },
-           title: { text: CW.t(L.depthTitle), font: { size: 13 } } });
+           title: { text: CW.t(L.depthTitle), font: { size: CW.SMALL_TITLE } } });
     }
     function update() {
       var preset = cfg.presets[state.preset];

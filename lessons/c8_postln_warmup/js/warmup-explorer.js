@@ -31,19 +31,19 @@
     if (step < warmup) return (step + 1) / warmup;
     if (after === "constant") return 1;
     var progress = (step - warmup) / Math.max(1, total - warmup);
-    return minFraction + 0.5 * (1 + Math.cos(Math.PI * progress)) * (1 - minFraction);
+    return minFraction + 0.5 * (1 + Math.cos(Math.PI * progress)) * (1 - minFraction);  // formula: the cosine schedule
   }
 
   // RAdam's rectification r_t (Liu et al. 2019, Algorithm 2), or null where rho_t <= 4
   function rectification(t, beta2) {
     var inf = 2 / (1 - beta2) - 1, b = Math.pow(beta2, t), rho = inf - 2 * t * b / (1 - b);
-    if (rho <= 4) return null;
-    return Math.sqrt((rho - 4) * (rho - 2) * inf / ((inf - 4) * (inf - 2) * rho));
+    if (rho <= 4) return null;  // formula: rectified where rho_t > 4 (Algorithm 2)
+    return Math.sqrt((rho - 4) * (rho - 2) * inf / ((inf - 4) * (inf - 2) * rho));  // formula: r_t
   }
 
   function explore(cfg, beta2, warmup, after, logScale, signal) {
     var spec = cfg.spec, steps = cfg.steps.value, beta1 = cfg.beta1.value, P = spec.params, eps = spec.eps;
-    var d = draws(spec, steps), scale = Math.pow(10, logScale), minF = cfg.minLrFraction;
+    var d = draws(spec, steps), scale = Math.pow(10, logScale), minF = cfg.minLrFraction;  // formula: the slider is log10
     var m = new Float64Array(P), v = new Float64Array(P);
     var out = { lr: [], adam: [], nobc: [], flat: [], radam: [] };
     for (var t = 0; t < steps; t++) {
@@ -132,14 +132,14 @@
         { x: xs, y: last.lr, name: CW.t(L.thisSchedule), mode: "lines", line: { color: col.a } },
         { x: xs, y: flatLr, name: CW.t(L.noWarmup), mode: "lines", line: { color: col.fg, dash: "dash", width: 1 } },
       ], { height: 320, xaxis: { title: { text: CW.t(L.update) } },
-           yaxis: { title: { text: CW.t(L.lrAxis) }, rangemode: "tozero" }, title: { text: CW.t(L.scheduleTitle), font: { size: 13 } } });
+           yaxis: { title: { text: CW.t(L.lrAxis) }, rangemode: "tozero" }, title: { text: CW.t(L.scheduleTitle), font: { size: CW.SMALL_TITLE } } });
       CW.plot(stepsChart, [
         { x: xs, y: last.adam, name: CW.t(L.adam), mode: "lines", line: { color: col.a } },
         { x: xs, y: last.nobc, name: CW.t(L.nobc), mode: "lines", line: { color: col.b } },
         { x: xs, y: last.flat, name: CW.t(L.flat), mode: "lines", line: { color: col.fg, dash: "dash", width: 1 } },
         { x: xs, y: last.radam, name: CW.t(L.radam), mode: "lines", line: { color: col.c, dash: "dot" } },
       ], { height: 320, xaxis: { title: { text: CW.t(L.update) } },
-           yaxis: { type: "log", title: { text: CW.t(L.stepAxis) } }, title: { text: CW.t(L.stepsTitle), font: { size: 13 } } });
+           yaxis: { type: "log", title: { text: CW.t(L.stepAxis) } }, title: { text: CW.t(L.stepsTitle), font: { size: CW.SMALL_TITLE } } });
     }
     function update() {
       last = explore(cfg, cfg.beta2[state.beta2].value, state.warmup, state.after, state.scale, state.signal);
