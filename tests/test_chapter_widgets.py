@@ -154,8 +154,8 @@ def test_every_widget_root_in_every_mode_and_language(reg, unit, widget):
 
 def test_twin_decoder_flow_lights_each_lessons_part(reg):
     _, flow = UNITS.widget("decoder-flow")
-    lessons = {u.id for u in UNITS.lessons}
-    assert lessons <= set(flow.modes), "every lesson has its view of the decoder layer"
+    lessons = {u.id for u in UNITS.lessons if u.order[0] == 4}   # the chapter's own lessons (C4's widget)
+    assert lessons <= set(flow.modes), "every lesson of the chapter has its view of the decoder layer"
     for mode in flow.modes:
         cfg = _config(widgets.render(flow, mode, "en", reg))
         current = [p["id"] for p in cfg["parts"] if p["status"] == "current"]
@@ -199,7 +199,9 @@ def _numbers_in(value) -> set[float]:
 
 def test_no_registry_number_is_typed_into_the_javascript(reg):
     """Numbers the widgets start from travel through data-config; the JS may hold only plumbing
-    (0, 1, 2, bit-mixing constants, layout sizes), none of them a value the registry or a twin defines."""
+    (0, 1, 2, bit-mixing constants, layout sizes), none of them a value the registry or a twin defines. A line
+    marked `// formula:` writes out a published formula (RAdam's rectification, a cosine schedule): its
+    constants are the formula's, not settings."""
     from dataclasses import asdict
     defined = set()
     for key, n in reg.numbers.items():
@@ -211,7 +213,8 @@ def test_no_registry_number_is_typed_into_the_javascript(reg):
     literal = re.compile(r"(?<![\w.$#])(\d+\.\d+|\d+)(?![\w.])")
     scripts = [u.js(w) for u, w in UNITS.widgets()]
     for path in scripts:
-        code = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8"))   # comments may name values
+        code = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if "// formula:" not in line)
+        code = re.sub(r"//[^\n]*", "", code)                                 # comments may name values
         code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', code)                     # so may strings
         found = {float(m) for m in literal.findall(code)}
         assert not (found & defined), f"{path.name} types registry numbers {sorted(found & defined)}"

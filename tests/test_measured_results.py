@@ -81,12 +81,16 @@ def test_claims_hold_on_committed_results():
 
 def doctored(tmp_path, run, edit, seeds=None):
     """A copy of the results with run's seeds edited by edit(result_dict)."""
+    from models.results import REFERENCE_DEVICE
     shutil.copytree(RESULTS, tmp_path / "results")
-    for p in sorted((tmp_path / "results" / run).glob("seed*.json")):
+    edited = 0
+    for p in sorted((tmp_path / "results" / REFERENCE_DEVICE / run).glob("seed*.json")):
         r = json.loads(p.read_text(encoding="utf-8"))
         if seeds is None or r["config"]["seed"] in seeds:
             edit(r)
             p.write_text(json.dumps(r), encoding="utf-8")
+            edited += 1
+    assert edited, f"no result of {run} to edit under {tmp_path / 'results'}"   # a test that edits nothing proves nothing
     return tmp_path / "results"
 
 
@@ -97,6 +101,7 @@ def test_a_claim_that_no_longer_holds_stops_the_build(tmp_path):
 
     def trains(r):
         r["metrics"]["final_val_loss"] -= 1.5
+        r["metrics"]["min_val_loss"] -= 1.5
         r["val"]["loss"] = [v - 1.5 if v is not None else v for v in r["val"]["loss"]]
     units = discover()
     reg = registry_from(doctored(tmp_path, "c4_postln", trains, seeds={seed}))
@@ -111,6 +116,7 @@ def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path
     be false, and the build must name the note."""
     def far_lower(r):
         r["metrics"]["final_val_loss"] -= 1.0
+        r["metrics"]["min_val_loss"] -= 1.0
         r["val"]["loss"] = [v - 1.0 if v is not None else v for v in r["val"]["loss"]]
     units = discover()
     reg = registry_from(doctored(tmp_path, "c4_layernorm", far_lower))

@@ -151,6 +151,7 @@
       ? { fg: "#e6e6ef", grid: "#3a3f55", a: "#8ab4ff", b: "#ffb74d", c: "#81c995", d: "#f28b82" }
       : { fg: "#1f2330", grid: "#dde1ea", a: "#2f4fb5", b: "#c25400", c: "#1b7a3d", d: "#b3261e" };
   };
+  CW.SMALL_TITLE = 13;   // the font size of a small chart's title beside another (px)
   CW.layout = function (extra) {
     var c = CW.colors();
     var axis = { gridcolor: c.grid, zerolinecolor: c.grid, color: c.fg, automargin: true };
