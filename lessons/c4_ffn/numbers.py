@@ -16,11 +16,11 @@ from course.common.formulas import (
     anchor_ledger,
     swiglu_equal_params_width,
 )
-from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys
+from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys, trained_on
 from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
 from course.common.schema import FrontierModel, Inputs
-from course.core.formats import fixed, integer, percent, significant
-from course.core.registry import Computed, Scope, add_rows
+from course.core.formats import fixed, integer, percent, scientific2, significant
+from course.core.registry import Computed, Measured, Scope, add_rows, in_lang
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn import twins
 
@@ -404,6 +404,11 @@ def add_split(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"runs.{run}.val_at_split", [val_at(r) for r in rs], loss3,
                         provenance(rs, {"zh": f"{run}，第 {SPLIT_STEP} 步的验证损失",
                                         "en": f"{run}, validation loss at step {SPLIT_STEP}"}))
+    if "c1_gelu_ratio2" in results.runs:   # how far the narrow end sits above GELU 4d's highest seed at the split step
+        gap = min(val_at(r) for r in results.runs["c1_gelu_ratio2"]) - max(val_at(r) for r in results.runs[GELU4])
+        reg.add("runs.narrow_gap_at_split", gap, fixed(gap, 3),
+                provenance(results.runs["c1_gelu_ratio2"], {"zh": f"c1_gelu_ratio2 最低的种子 − {GELU4} 最高的种子，第 {SPLIT_STEP} 步的验证损失",
+                                                           "en": f"c1_gelu_ratio2's lowest seed − {GELU4}'s highest seed, validation loss at step {SPLIT_STEP}"}))
     reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP), computed({"zh": "每次运行都有的一个验证步", "en": "a validation step of every run"}, NUMBERS))
     # at init: the largest hidden activation of each FFN (over its layers), and SwiGLU's over GELU's per seed
     for key, run in (("swiglu", BASELINE), ("gelu4", GELU4)):
@@ -425,6 +430,51 @@ def add_split(reg: Scope, results: Results) -> None:
                     lambda x: fixed(x, 1),
                     provenance(a, {"zh": f"{BASELINE_LOW_LR} / {GELU4_LOW_LR}（训练中隐藏层的最大激活）",
                                    "en": f"{BASELINE_LOW_LR} / {GELU4_LOW_LR} (largest hidden activation in training)"}))
+
+
+# the loss differences the reading notes rest on at lr 3e-3, a minus b seed by seed (the note's own compare keys)
+CROSS_PAIRS = {"ratio2_minus_ratio4": ("c1_gelu_ratio2", GELU4), "ratio4_minus_ratio8": (GELU4, "c1_gelu_ratio8"),
+               "swiglu_minus_gelu4": (BASELINE, GELU4)}
+
+
+def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
+    """The same loss differences on the other CPU (data/cross-machine.json): for each pair, the difference there
+    in the seed where it is smallest here (drift.PAIR.thin_there), and how far any of these differences moved
+    between the two machines (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
+    results, other = inputs.results, inputs.cross_machine
+    there = other.final_val_loss
+    runs = [r for a, b in CROSS_PAIRS.values() for n in (a, b) for r in results.runs.get(n, [])]
+    if not runs:
+        return
+    prov = Measured(run={"zh": f"同一对运行、同一种子的最终验证损失之差，在 {other.cpu} 与本机上（{other.cpu} 的结果见提交 {other.source_commit}）",
+                         "en": f"the difference of the final validation losses of the same two runs and seed, on {other.cpu} and on this "
+                               f"machine ({other.cpu}'s results at commit {other.source_commit})"},
+                    device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
+                    date=max(r.provenance.date for r in runs), commit=other.source_commit)
+    moved = []
+    for key, (a, b) in CROSS_PAIRS.items():
+        if a not in results.runs or b not in results.runs or a not in there or b not in there:
+            continue
+        ha = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[a]}
+        hb = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[b]}
+        seeds = [s for s in ha if s in hb and there[a].get(s) is not None and there[b].get(s) is not None]
+        if not seeds:
+            continue
+        here_d = {s: ha[s] - hb[s] for s in seeds}
+        there_d = {s: there[a][s] - there[b][s] for s in seeds}
+        thin = min(seeds, key=here_d.get)
+        reg.add(f"drift.{key}.thin_there", there_d[thin], fixed(there_d[thin], 3), prov)
+        moved += [abs(here_d[s] - there_d[s]) for s in seeds]
+    if moved:
+        reg.add("drift.pair_max", max(moved), fixed(max(moved), 3), prov)
+    drift = [abs(r.metrics.final_val_loss - there[n][str(r.config.seed)]) for n in there
+             for r in results.runs.get(n, []) if r.config.lr == 1e-3 and n not in other.recorded_differently
+             and there[n].get(str(r.config.seed)) is not None]
+    if drift:
+        reg.add("drift.lr_1e-3.max", max(drift), scientific2(max(drift)),
+                Measured(run={"zh": "学习率 1e−3、两台机器都训练过的运行，最终验证损失之差的最大值", "en": "the largest difference of final validation losses over the runs at lr 1e−3 trained on both machines"},
+                         device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
+                         date=max(r.provenance.date for r in runs), commit=other.source_commit))
 
 
 def add_measured(reg: Scope, results: Results) -> None:
@@ -452,3 +502,4 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_ring(reg)
     add_project(reg, inputs)
     add_measured(reg, inputs.results)
+    add_cross_machine(reg, inputs)
