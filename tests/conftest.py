@@ -7,7 +7,8 @@ lands in the right one by what it needs:
              or executes notebooks (`kernel`)
     browser  it drives Chromium (`browser`, `open_page`, `server`); browser tests need a build too
     shared   it reads the files beside the project (`shared`: ../shared, the official configs)
-    slow     it recomputes the whole registry many times over (`perturbed_inputs`)
+    slow     it trains the small model (`trains`), rebuilds the registry from other results (`registry_of`)
+             or recomputes it many times over (`perturbed_inputs`)
 The fast tier (`make check`) is every test marked none of these.
 
 Browser tests use Debian's chromium through Playwright (no browser download). Every page opened through
@@ -40,7 +41,7 @@ TIERS = {
     "browser": {"browser", "open_page", "server"},
     "build": {"built", "site_dir", "project_copy", "kernel"},
     "shared": {"shared"},
-    "slow": {"perturbed_inputs"},
+    "slow": {"perturbed_inputs", "trains", "registry_of"},
 }
 
 
@@ -48,7 +49,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "build: needs a built site or a project copy it builds")
     config.addinivalue_line("markers", "browser: drives Chromium")
     config.addinivalue_line("markers", "shared: reads ../shared beside the project")
-    config.addinivalue_line("markers", "slow: recomputes the registry many times")
+    config.addinivalue_line("markers", "slow: trains the small model or rebuilds the registry")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -69,6 +70,32 @@ def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.Com
 # While a lesson is written before its runs' results exist, COURSE_TEST_BUILD=draft builds the session's
 # site with --no-train --draft (missing results reported, unknown keys shown as ⟨key?⟩). CI never sets it.
 SESSION_BUILD = ("--no-train", "--draft") if os.environ.get("COURSE_TEST_BUILD") == "draft" else ("--frozen",)
+
+
+@pytest.fixture
+def trains():
+    """For a test that trains the small model (a few steps, a few seconds each): it is in the slow tier.
+    Returns models.train.train on one thread, as the refresh trains."""
+    import torch
+    from models.train import train
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield train
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture
+def registry_of():
+    """The registry built from the results in another folder (a doctored copy): a slow-tier test."""
+    def build(results_dir):
+        from course.common.measured import load_results
+        from course.common.schema import load_inputs
+        from course.core.numbers import build_registry
+        from course.project import units
+        inputs = load_inputs()
+        inputs.__dict__["results"] = load_results(results_dir)  # the cached property, pointed at other results
+        return build_registry(units(), inputs)
+    return build
 
 
 @pytest.fixture(scope="session")

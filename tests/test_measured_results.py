@@ -22,12 +22,6 @@ def results() -> Results:
     return load_results()
 
 
-def registry_from(results_dir) -> Registry:
-    inputs = load_inputs()
-    inputs.__dict__["results"] = load_results(results_dir)  # the cached property, pointed at other results
-    return build_registry(discover(), inputs)
-
-
 def test_committed_results_are_current():
     """Each result's stored hash is the hash of the committed code and config: `make refresh` was run."""
     # a GPU machine may lack a committed GPU benchmark: the build adds one there, it is not stale
@@ -94,7 +88,7 @@ def doctored(tmp_path, run, edit, seeds=None):
     return tmp_path / "results"
 
 
-def test_a_claim_that_no_longer_holds_stops_the_build(tmp_path):
+def test_a_claim_that_no_longer_holds_stops_the_build(tmp_path, registry_of):
     """Had one seed of Post-LN escaped the unigram baseline, the note that Post-LN stays there in every
     seed would be false, and the build must say so by name."""
     seed = experiments(ROOT).seeds[-1]
@@ -104,13 +98,13 @@ def test_a_claim_that_no_longer_holds_stops_the_build(tmp_path):
         r["metrics"]["min_val_loss"] -= 1.5
         r["val"]["loss"] = [v - 1.5 if v is not None else v for v in r["val"]["loss"]]
     units = discover()
-    reg = registry_from(doctored(tmp_path, "c4_postln", trains, seeds={seed}))
+    reg = registry_of(doctored(tmp_path, "c4_postln", trains, seeds={seed}))
     with pytest.raises(ClaimError, match="postln") as e:
         check_all_claims(units, reg)
     assert "lessons/c4_normalization/claims.json" in str(e.value)
 
 
-def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path):
+def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path, registry_of):
     """The note on LayerNorm against RMSNorm says the learning rate moves the final loss more than the choice
     of norm. Had LayerNorm ended far below RMSNorm at the baseline's learning rate in every seed, that would
     be false, and the build must name the note."""
@@ -119,7 +113,7 @@ def test_the_layernorm_rmsnorm_note_stops_the_build_if_the_norm_decides(tmp_path
         r["metrics"]["min_val_loss"] -= 1.0
         r["val"]["loss"] = [v - 1.0 if v is not None else v for v in r["val"]["loss"]]
     units = discover()
-    reg = registry_from(doctored(tmp_path, "c4_layernorm", far_lower))
+    reg = registry_of(doctored(tmp_path, "c4_layernorm", far_lower))
     with pytest.raises(ClaimError, match="claim 'ln-rms-learning-rate' no longer holds"):
         check_all_claims(units, reg)
 
@@ -137,7 +131,7 @@ def test_figures_stage_writes_every_lessons_figures(tmp_path, results):
         assert fig["zh"]["layout"]["title"]["text"] != fig["en"]["layout"]["title"]["text"]
 
 
-def test_a_mixed_set_of_results_names_every_device_with_its_seeds(results, tmp_path):
+def test_a_mixed_set_of_results_names_every_device_with_its_seeds(results, tmp_path, registry_of):
     """Seeds trained on different machines are named as such (a page once named the last seed's machine for
     all), and the commit and date are the newest result's."""
     shutil.copytree(RESULTS, tmp_path / "results")
@@ -145,7 +139,7 @@ def test_a_mixed_set_of_results_names_every_device_with_its_seeds(results, tmp_p
     doc = json.loads(f.read_text())
     doc["provenance"].update(device_name="Other CPU", date="2099-01-01", commit="f" * 40)
     f.write_text(json.dumps(doc))
-    reg = registry_from(tmp_path / "results")
+    reg = registry_of(tmp_path / "results")
     n = reg.numbers["run.c4_baseline.final_val_loss"]
     kept = results.runs["c4_baseline"][0].provenance.device_name
     assert n.provenance.device == {"zh": f"{kept}（种子 1337、1338）；Other CPU（种子 1339）",

@@ -7,7 +7,7 @@ from course.common.measured import add_run
 from course.core.registry import Registry
 from models.measure import bench_hash, experiments, provenance, run_hash, run_key, run_one, train_jobs
 from models.results import BenchResult, RunResult
-from models.train import quick_config, train
+from models.train import quick_config
 
 from conftest import ROOT
 
@@ -23,7 +23,7 @@ def _without_clock(result: dict) -> dict:
     return r
 
 
-def test_quick_run_has_result_schema_and_is_bit_identical_on_rerun(tmp_path):
+def test_quick_run_has_result_schema_and_is_bit_identical_on_rerun(tmp_path, trains):
     exp = experiments(ROOT)
     name = "c4_postln"
     a = run_one(ROOT, name, exp.config(name), tmp_path / "a", quick=True, progress=False)
@@ -38,15 +38,15 @@ def test_quick_run_has_result_schema_and_is_bit_identical_on_rerun(tmp_path):
     assert not list((ROOT / "data" / "results").glob("*/seed*.json.tmp"))
 
 
-def test_seeds_change_the_init_and_the_data_order(tmp_path):
+def test_seeds_change_the_init_and_the_data_order(tmp_path, trains):
     exp = experiments(ROOT)
     s1, s2 = exp.seeds[:2]
-    a = train("x", quick_config(exp.config("c4_baseline", s1)), progress=False)
-    b = train("x", quick_config(exp.config("c4_baseline", s2)), progress=False)
+    a = trains("x", quick_config(exp.config("c4_baseline", s1)), progress=False)
+    b = trains("x", quick_config(exp.config("c4_baseline", s2)), progress=False)
     assert a["init"]["loss"] != b["init"]["loss"] and a["curves"]["train_loss"] != b["curves"]["train_loss"]
 
 
-def test_parallel_refresh_trains_every_job_and_writes_each(tmp_path):
+def test_parallel_refresh_trains_every_job_and_writes_each(tmp_path, trains):
     exp = experiments(ROOT)
     jobs = [("c4_baseline", exp.seeds[0]), ("c4_postln", exp.seeds[0]), ("c4g_attn_gate", exp.seeds[1])]
     done = train_jobs(ROOT, jobs, workers=2, progress=False, quick=True, out_dir=tmp_path)
@@ -66,10 +66,10 @@ def test_quick_bench_has_result_schema(tmp_path):
     assert r.plain_copy.bytes_moved == 2 * 2 * 8 * 64 * 4
 
 
-def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path):
+def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path, trains):
     cfg = quick_config(experiments(ROOT).config("c4_baseline")).model_copy(
         update={"lr": 1e6, "grad_clip": 1e9, "weight_decay": 0.0, "warmup_steps": 0})
-    r = train("blows_up", cfg, progress=False)
+    r = trains("blows_up", cfg, progress=False)
     m = r["metrics"]
     assert m["diverged"] and m["final_val_loss"] is None and m["last_finite_loss"] is not None
     assert m["diverged_step"] == m["steps_done"] + 1
