@@ -55,6 +55,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.pipeline = None
         self.site = None
         self.stale_notebooks: dict[str, list[str]] = {}   # page URL → why its executed copy is out of date
+        self.notebooks: dict[str, tuple[str, Path, Path]] = {}  # page URL → (src_uri, source, download to write)
         self.rendered: dict[str, dict] = {}   # while serving: what Markdown made of a page, by what it was given
         self.rendered_used: set[str] = set()  # the entries the last rebuild used (the others are dropped)
 
@@ -147,7 +148,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_files(self, files, config):
         """Serve the units' widget scripts and the built figures; hand the notebooks back to mkdocs-jupyter,
         executed; then survey every page (the course map's deferrals, the registry keys the site uses)."""
-        self.stale_notebooks = {}
+        self.stale_notebooks, self.notebooks = {}, {}
         from course.core.site import PageSource
         for f in [f for f in files if f.src_uri.endswith(".ipynb")]:
             files.remove(f)  # in place: static-i18n's own Files class must stay
@@ -155,8 +156,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         for uri, src in self.site.generated_files().items():
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(src)))
-        self.site.survey([PageSource(f.src_uri, Path(f.abs_src_path), f.url)
-                          for f in files.documentation_pages() if f.src_uri.endswith(".md")])
+        pages = [PageSource(f.src_uri, Path(f.abs_src_path), f.url)
+                 for f in files.documentation_pages() if f.src_uri.endswith(".md")]
+        self.site.survey(pages + [PageSource(uri, src, url) for url, (uri, src, _) in self.notebooks.items()])
         return files
 
     def _notebook_page(self, f: File, config) -> File:
@@ -169,6 +171,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         inner = f.file if isinstance(f, NotebookFile) else f
         source = Path(inner.abs_src_path)
         paths = self.project.paths
+        if not source.is_relative_to(paths.executed_notebooks):
+            # its download: the learner's copy, written where mkdocs-jupyter copies the notebook it renders
+            self.notebooks[f.url] = (f.src_uri, source, Path(f.abs_dest_path).parent / source.name)
         if not source.is_relative_to(paths.executed_notebooks):
             executed, stale = self.site.executed_notebook(source)
             shown = paths.relative(source)
@@ -190,6 +195,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return nb
 
     def on_page_markdown(self, markdown, page, config, files):
+        if page.url in self.notebooks:  # a notebook renders from its file (mkdocs-jupyter), not this text
+            return markdown
         markdown = self.site.expand(markdown, page.file.src_uri, page.url, getattr(page.file, "locale", None))
         if self.serving:
             self._reuse_render(page, markdown, config, files)
@@ -223,6 +230,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         page.render = types.MethodType(render, page)
 
     def on_page_content(self, html, page, config, files):
+        if page.url in self.notebooks:
+            src_uri = self.notebooks[page.url][0]
+            html = self.site.notebook_html(html, src_uri, page.url, getattr(page.file, "locale", None))
         return self.site.unwrap_blocks(html)
 
     def on_post_page(self, output, page, config):
@@ -234,8 +244,13 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
 
     def on_post_build(self, config):
-        """Material's language switcher fetches sitemap.xml beside the other language's root; the i18n
+        """Each notebook's download becomes the learner's copy (mkdocs-jupyter copied the executed one).
+        Material's language switcher fetches sitemap.xml beside the other language's root; the i18n
         sitemap (which lists both languages) is written at the site root only, so place it there too."""
+        from course.core.files import write_atomic
+        for url, (src_uri, source, dest) in self.notebooks.items():
+            if dest.parent.is_dir():
+                write_atomic(dest, self.site.learner_notebook(source, src_uri, url))
         site = Path(config["site_dir"])
         sitemap = site / "sitemap.xml"
         if sitemap.exists() and (site / "en").is_dir():

@@ -5,7 +5,8 @@ The results on the pages were trained on one machine (data/results/cpu/). Before
 another CPU with a training loop that computes the same thing (same configs, same seeds, same torch; the
 refactored code was checked bit for bit against the old on one machine). Those results live in git history.
 This script reads each of them back from the commit given, keeps those whose config and torch match today's
-result exactly (fields added since, left at their defaults, aside), and writes their final validation losses,
+result (fields added since, left at their defaults, aside; a pair that differs only in what the run records is
+kept and marked), and writes their final validation losses,
 so the build can say how far a rerun on another CPU moved a loss (course/common/measured.py, measure.drift.*).
 
     .venv/bin/python scripts/cross_machine.py --commit dbfe2b3 --cpu "AMD EPYC"
@@ -24,6 +25,9 @@ sys.path.insert(0, str(ROOT))
 from cachekit import write_atomic  # noqa: E402
 
 OUT = ROOT / "data" / "cross-machine.json"
+# fields that change what a run records, not what it computes (models/train.py reads the trace off the
+# gradients after they are made): a pair that differs only there is kept, with the difference named
+RECORDING = {"trace_steps"}
 
 
 def at_commit(root: Path, commit: str, rel: str) -> dict | None:
@@ -41,25 +45,29 @@ def main(argv: list[str] | None = None) -> int:
     out = root / OUT.relative_to(ROOT)
     losses: dict[str, dict[str, float | None]] = {}
     commits, torches = set(), set()
+    recorded: dict[str, set] = {}   # run → the recording fields its pair differs in
     for path in sorted((root / "data/results/cpu").glob("*/seed*.json")):
         rel = path.relative_to(root).as_posix()
         now, then = json.loads(path.read_text(encoding="utf-8")), at_commit(root, args.commit, rel)
         if then is None:
             continue
-        same_config = all(now["config"].get(k) == v for k, v in then["config"].items()) and all(
-            k in then["config"] or v is None or v == 0 for k, v in now["config"].items())
-        if not same_config or then["provenance"]["torch"] != now["provenance"]["torch"]:
+        differs = {k for k in set(now["config"]) | set(then["config"])
+                   if now["config"].get(k) != then["config"].get(k)
+                   and not (k not in then["config"] and now["config"][k] in (None, 0))}   # added since, at its default
+        if differs - RECORDING or then["provenance"]["torch"] != now["provenance"]["torch"]:
             continue
         if then["provenance"]["device_name"].split(",")[0] == now["provenance"]["device_name"].split(",")[0]:
             continue  # trained on this kind of CPU too: not a cross-machine pair
         losses.setdefault(now["run"], {})[str(now["config"]["seed"])] = then["metrics"]["final_val_loss"]
+        if differs:
+            recorded.setdefault(now["run"], set()).update(differs)
         commits.add(then["provenance"]["commit"])
         torches.add(then["provenance"]["torch"])
     if not losses:
         print(f"no result at {args.commit} pairs with today's: nothing written", file=sys.stderr)
         return 1
     doc = {"cpu": args.cpu, "source_commit": args.commit, "trained_at": sorted(commits), "torch": sorted(torches)[0],
-           "final_val_loss": losses}
+           "final_val_loss": losses, "recorded_differently": {r: sorted(f) for r, f in sorted(recorded.items())}}
     write_atomic(out, json.dumps(doc, indent=1, sort_keys=True) + "\n")
     print(f"{sum(map(len, losses.values()))} results of {len(losses)} runs → {out.relative_to(root)}")
     return 0

@@ -61,3 +61,9 @@ def test_readable_agrees_and_stays_fixed_where_fixed_shows_the_number():
     assert want[:2] == ["1.6e17", "3.5e\u221210"]
     assert want[6] == formats.fixed(13.555, 2) and want[7] == "999,999.00" and want[8] == "1e6"
     assert want[9] == "\u22122.5e\u22128" and want[10] == "1e\u22124"
+
+
+def test_significant_agrees():
+    cases = [(0.001234, 2), (0.973, 3), (124.3, 2), (1.0, 3), (-0.0456, 2), (0.0, 2), (9.99, 2)]
+    got = js(f"{json.dumps(cases)}.map(([x, d]) => F.significant(x, d))")
+    assert got == [formats.significant(x, d) for x, d in cases]

@@ -157,13 +157,18 @@ def test_the_cross_machine_drift_is_the_largest_move_of_a_final_loss_by_learning
     low = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_baseline_lr1e-3"]}
     other = CrossMachine(cpu="Other CPU", source_commit="abc", trained_at=["abc"], torch="x", final_val_loss={
         "c4_baseline": {s: v + (0.05 if s == "1338" else -0.01) for s, v in base.items()},
-        "c4_baseline_lr1e-3": {s: v + 1e-4 for s, v in low.items()}, "no_such_run": {"1337": 1.0}})
+        "c4_baseline_lr1e-3": {s: v + 1e-4 for s, v in low.items()}, "no_such_run": {"1337": 1.0},
+        "c4_layernorm": {"1337": 99.0}}, recorded_differently={"c4_layernorm": ["trace_steps"]})
     reg = Registry()
     add_drift(reg, results, other)
     assert reg["measure.drift.results"].value == 6
     assert reg["measure.drift.lr_3e-3.max"].value == pytest.approx(0.05)
     assert reg["measure.drift.lr_1e-3.max"].value == pytest.approx(1e-4)
     assert reg["measure.drift.max"].value == pytest.approx(0.05) and reg["measure.drift.cpu"].text["en"] == "Other CPU"
+    # a run that records differently has its own keys and stays out of the totals
+    assert reg["measure.drift.run.c4_layernorm.seed1337.there"].value == 99.0
+    assert reg["measure.drift.run.c4_layernorm.max"].value > 90
+    assert reg["measure.drift.run.c4_baseline.max"].value == pytest.approx(0.05)
 
 
 def test_the_cross_machine_script_pairs_only_the_same_run_on_another_cpu(tmp_path):
@@ -172,8 +177,8 @@ def test_the_cross_machine_script_pairs_only_the_same_run_on_another_cpu(tmp_pat
     import subprocess
     import sys
 
-    def result(seed, cpu, loss, lr=3e-3):
-        return {"run": "r", "config": {"seed": seed, "lr": lr}, "metrics": {"final_val_loss": loss},
+    def result(seed, cpu, loss, lr=3e-3, **more):
+        return {"run": "r", "config": {"seed": seed, "lr": lr, **more}, "metrics": {"final_val_loss": loss},
                 "provenance": {"device_name": cpu, "torch": "2.13.0+cpu", "commit": "c0"}}
 
     def write(files):
@@ -185,11 +190,14 @@ def test_the_cross_machine_script_pairs_only_the_same_run_on_another_cpu(tmp_pat
     git = lambda *a: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *a], cwd=tmp_path,
                                     check=True, capture_output=True)
     git("init", "-q")
-    write({1: result(1, "AMD EPYC, 1 threads", 5.0), 2: result(2, "Intel Xeon", 5.0), 3: result(3, "AMD EPYC", 5.0)})
+    write({1: result(1, "AMD EPYC, 1 threads", 5.0), 2: result(2, "Intel Xeon", 5.0), 3: result(3, "AMD EPYC", 5.0),
+           4: result(4, "AMD EPYC", 5.4)})
     git("add", "-A"), git("commit", "-qm", "then")
-    write({1: result(1, "Intel Xeon", 5.1), 2: result(2, "Intel Xeon", 5.2), 3: result(3, "Intel Xeon", 5.3, lr=1e-3)})
+    write({1: result(1, "Intel Xeon", 5.1), 2: result(2, "Intel Xeon", 5.2), 3: result(3, "Intel Xeon", 5.3, lr=1e-3),
+           4: result(4, "Intel Xeon", 5.5, trace_steps=100)})   # seed 4 records more, computes the same
     done = subprocess.run([sys.executable, str(ROOT / "scripts/cross_machine.py"), "--commit", "HEAD", "--cpu", "AMD EPYC",
                            "--root", str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     doc = json.loads((tmp_path / "data/cross-machine.json").read_text())
-    assert doc["final_val_loss"] == {"r": {"1": 5.0}} and doc["cpu"] == "AMD EPYC"
+    assert doc["final_val_loss"] == {"r": {"1": 5.0, "4": 5.4}} and doc["cpu"] == "AMD EPYC"
+    assert doc["recorded_differently"] == {"r": ["trace_steps"]}

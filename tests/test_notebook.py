@@ -1,8 +1,9 @@
 """The hands-on notebook (docs/c4/normalization-lab.ipynb and .en.ipynb): committed without outputs, the same
-cells in both languages, every prediction and "your turn" cell followed by a check; executed with quick
-settings it passes, and a wrong solution or a wrong prediction makes its check fail with a message that says
-why. The build executes it in full and the site renders it as a page in both languages (not as raw JSON,
-which is what static-i18n + mkdocs-jupyter give by themselves), offered for download with its outputs."""
+cells in both languages, every prediction and "your turn" cell followed by its answer and a check; executed
+with quick settings its answer key passes, and in a learner's copy a wrong solution or a wrong prediction
+makes its check fail with a message that says why. The build executes its answer key in full and the site renders it as a page in both languages (not as raw
+JSON, which is what static-i18n + mkdocs-jupyter give by themselves), offering the learner's copy for
+download. (tests/test_lab_answers.py holds what the lab asks before it answers.)"""
 from __future__ import annotations
 
 import ast
@@ -35,8 +36,9 @@ def tagged(nb, tag: str) -> list[int]:
     return [i for i, c in enumerate(nb.cells) if tag in c.metadata.get("tags", [])]
 
 
-def without_strings(source: str) -> str:
-    """The code's syntax tree with every string blanked: what must match across the two languages."""
+def code_shape(source: str) -> str:
+    """The code's syntax tree with every string blanked (comments are no part of it): what must match
+    across the two languages."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -44,12 +46,14 @@ def without_strings(source: str) -> str:
     return ast.dump(tree)
 
 
-def labels_of(nb) -> dict:
-    """The LABELS dict of the notebook's labels cell, evaluated (it holds literals only)."""
-    [i] = tagged(nb, "labels")
-    scope: dict = {}
-    exec(nb.cells[i].source, scope)
-    return scope["LABELS"]
+def strings_of(source: str) -> list[str]:
+    """The code's string constants other than docstrings (which, like comments, are in the notebook's language)."""
+    tree = ast.parse(source)
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docs]
 
 
 def placeholders(text: str) -> set[str]:
@@ -80,24 +84,26 @@ def test_serving_never_executes():
 
 
 def test_both_languages_have_the_same_cells_and_the_same_code():
-    """Code cells are identical but for the labels cell, where only the strings differ; Markdown cells come in
-    the same places, with the same section anchors in the same order."""
+    """The same cells (ids and tags) in both languages; code cells differ only in their comments and
+    docstrings (written in the notebook's language), and the set-up cell in its strings as well (LANG and
+    the messages it prints before the lab's module is found); Markdown cells have the same section anchors."""
     zh, en = read("zh"), read("en")
-    assert [(c.cell_type, c.metadata.get("tags", [])) for c in zh.cells] == \
-           [(c.cell_type, c.metadata.get("tags", [])) for c in en.cells]
+    assert [(c.cell_type, c.id, c.metadata.get("tags", [])) for c in zh.cells] == \
+           [(c.cell_type, c.id, c.metadata.get("tags", [])) for c in en.cells]
     for i, (a, b) in enumerate(zip(zh.cells, en.cells)):
         if a.cell_type != "code":
             assert ANCHOR.findall(a.source) == ANCHOR.findall(b.source), f"cell {i}: section anchors differ"
-        elif "labels" in a.metadata.get("tags", []):
-            assert without_strings(a.source) == without_strings(b.source), f"cell {i}: more than strings differ"
-        else:
-            assert a.source == b.source, f"cell {i}: code differs between the languages (strings go in LABELS)"
+            continue
+        assert code_shape(a.source) == code_shape(b.source), f"cell {a.id}: the code differs between the languages"
+        if "setup" not in a.metadata.get("tags", []):
+            assert strings_of(a.source) == strings_of(b.source), f"cell {a.id}: strings differ (they go in lab.LABELS)"
     anchors = [a for c in zh.cells if c.cell_type == "markdown" for a in ANCHOR.findall(c.source)]
     assert anchors == SECTIONS
 
 
 def test_labels_have_the_same_keys_and_placeholders_in_both_languages():
-    zh, en = flat(labels_of(read("zh"))), flat(labels_of(read("en")))
+    from lessons.c4_normalization.lab import labels
+    zh, en = flat(labels("zh")), flat(labels("en"))
     assert zh.keys() == en.keys()
     for k in zh:
         assert placeholders(zh[k]) == placeholders(en[k]), k
@@ -105,24 +111,32 @@ def test_labels_have_the_same_keys_and_placeholders_in_both_languages():
         assert not re.search(r"[\u3400-\u9fff]", en[k].replace("(苹果)", "")), (k, en[k])
 
 
-def test_every_prediction_and_every_solution_is_checked():
-    """At least five predictions are checked by an assert (check_prediction raises AssertionError); the one
-    left unchecked is the timing, which measures a machine, not a law. Every "your turn" cell is followed by
-    a check cell."""
+def test_chinese_labels_and_messages_use_full_width_punctuation():
+    """Half-width , : ; ( ) ? next to a Chinese character is a converted sentence, not a native one."""
+    from lessons.c4_normalization.lab import MESSAGES, labels
+    texts = list(flat(labels("zh")).values()) + [m["zh"] for m in MESSAGES.values()]
+    for text in texts:
+        assert not re.search(r"[\u3400-\u9fff][,:;()?]|[,:;()?][\u3400-\u9fff]", text), text
+
+
+def test_every_prediction_is_answered_and_checked_after_it():
+    """Each prediction and each "your turn" cell holds its placeholder; after it come (before the next one)
+    the answer key's cells and then a check. Every check but the timing's asserts (check_prediction or a
+    check_* of the lesson's lab module raises AssertionError); the timing compares only."""
     nb = read("en")
-    checks, predictions = tagged(nb, "check"), tagged(nb, "prediction")
-    checked = []
-    for i in predictions:
-        next_prediction = min([p for p in predictions if p > i], default=len(nb.cells))
-        if any("check_prediction" in nb.cells[j].source for j in checks if i < j < next_prediction):
-            checked.append(i)
-    assert len(checked) >= 5
-    unchecked = set(predictions) - set(checked)
-    assert [nb.cells[i].source for i in unchecked] == ['predicted_faster = "layernorm"  # "layernorm" or "rmsnorm"']
-    for i in tagged(nb, "your-turn"):
-        nxt = next(j for j in range(i + 1, len(nb.cells)) if nb.cells[j].cell_type == "code")
-        assert nxt in checks, f"your-turn cell {i} is not followed by a check"
-    assert len(tagged(nb, "your-turn")) == 2
+    asks = sorted(tagged(nb, "prediction") + tagged(nb, "your-turn"))
+    assert len(tagged(nb, "prediction")) == 7 and len(tagged(nb, "your-turn")) == 2
+    for i, nxt in zip(asks, asks[1:] + [len(nb.cells)]):
+        assert "..." in nb.cells[i].source, f"cell {nb.cells[i].id} has no placeholder"
+        after = range(i + 1, nxt)
+        answers = [j for j in after if "answer" in nb.cells[j].metadata.get("tags", [])]
+        checks = [j for j in after if "check" in nb.cells[j].metadata.get("tags", [])]
+        assert answers and checks and max(answers) < max(checks), f"cell {nb.cells[i].id}: no answer before its check"
+        assert all(nb.cells[j].cell_type == "code" for j in checks)
+    asserting = [nb.cells[j].source for j in tagged(nb, "check") if "lab.check_" in nb.cells[j].source]
+    assert len(asserting) == len(tagged(nb, "check")) - 1
+    assert [nb.cells[j].source for j in tagged(nb, "check") if "lab.check_" not in nb.cells[j].source] == \
+           ["lab.compare_faster(predicted_faster, here, committed, LANG)"]
 
 
 def test_prose_names_no_registry_number(registry):
@@ -183,16 +197,18 @@ def test_check_prediction_passes_a_right_one_and_fails_a_wrong_one(capsys):
     assert "✓ Is it? You predicted yes; the run gives yes." in capsys.readouterr().out
     with pytest.raises(AssertionError, match="You predicted 2.000; the run gives 1.000"):
         lab.check_prediction("How much?", 2.0, 1.0, "en", tol=0.05)
-    with pytest.raises(AssertionError, match="你的预测:否;运行结果:是"):
+    with pytest.raises(AssertionError, match="你的预测：否；运行结果：是"):
         lab.check_prediction("是吗?", False, True, "zh")
 
 
 # ---------------------------------------------------------------- executing it
 
 @pytest.fixture
-def quick(monkeypatch, registry):
-    """Quick settings for every kernel started in the test; the registry (the session's build) exists."""
+def quick(monkeypatch, kernel, built):
+    """Quick settings for every kernel started in the test, reading the session build's registry."""
+    from course.core.lab import REGISTRY_ENV
     monkeypatch.setenv("COURSE_LAB_QUICK", "1")
+    monkeypatch.setenv(REGISTRY_ENV, str(built / ".build" / "registry.json"))
     monkeypatch.delenv("COURSE_ROOT", raising=False)
 
 
@@ -202,54 +218,54 @@ def error_of(nb) -> str:
 
 
 def check_outputs(nb) -> list[str]:
-    return ["".join(o.get("text", "") for o in nb.cells[i].outputs) for i in tagged(nb, "check")]
+    return ["".join(o.get("text", "") for o in nb.cells[i].outputs) for i in tagged(nb, "check")
+            if "lab.check_" in nb.cells[i].source]
 
 
-def test_notebook_runs_with_quick_settings_and_every_check_passes(quick):
+def test_answer_key_runs_with_quick_settings_and_every_check_passes(quick):
     nb = execute(read("en"), SOURCES["en"].parent)
     assert error_of(nb) == ""
     outs = check_outputs(nb)
     assert outs and all(o.startswith("✓") for o in outs), outs
-    setup = "".join(o.get("text", "") for o in nb.cells[tagged(nb, "setup")[0]].outputs)
-    assert f"Project: {ROOT}" in setup and "quick settings" in setup
+    setup = "".join(o.get("text", "") for o in nb.cells[tagged(nb, "setup")[-1]].outputs)
+    assert "Project: ../.." in setup and "quick settings" in setup
 
 
-WRONG = {  # what a reader might write, and what the check must say about it
-    "your-turn-zero-centered": ("def rmsnorm_zero_centered(x, w, eps):\n"
-                                "    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w\n",
-                                "the gain is 1 + w, not w"),
-    "your-turn-batchnorm-inference": ("def batchnorm_inference(x, running_mean, running_var, eps):\n"
-                                      "    return (x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + eps)\n",
-                                      "that is training mode"),
-    "prediction-batchnorm-batches": ("predicted_single = [1.0, 1.0, 1.0, 1.0]\n", "You predicted [1.000, 1.000"),
+WRONG = {  # what a reader might write in a learner's copy, and what the check must say about it
+    "s4-stub": ("def rmsnorm_zero_centered(x, w, eps):\n"
+                "    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w\n",
+                "the gain is 1 + w, not w"),
+    "s2-stub": ("def batchnorm_inference(x, running_mean, running_var, eps):\n"
+                "    return (x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + eps)\n",
+                "that is training mode"),
+    "s1-predict": ("predicted_single = [1.0, 1.0, 1.0, 1.0]\n", "You predicted [1.000, 1.000"),
 }
 
 
-def mutate(nb, case: str):
-    """Replace the cell a case edits; keep the notebook up to the first check cell after it."""
-    anchor = case.removeprefix("prediction-")
-    section = next(i for i, c in enumerate(nb.cells) if f'<span id="{anchor}">' in c.source)
-    tag = "prediction" if case.startswith("prediction-") else "your-turn"
-    target = next(i for i in tagged(nb, tag) if i > section)
-    nb.cells[target].source = WRONG[case][0]
+def learner_up_to_check(cell_id: str, source: str):
+    """The learner's copy with one cell rewritten, up to the first check after it."""
+    from course.core.notebooks import learner_copy
+    nb = learner_copy(read("en"))
+    target = next(i for i, c in enumerate(nb.cells) if c.id == cell_id)
+    nb.cells[target].source = source
     end = next(i for i in tagged(nb, "check") if i > target)
     nb.cells = nb.cells[:end + 1]
     return nb
 
 
-@pytest.mark.parametrize("case", list(WRONG))
-def test_a_wrong_answer_makes_its_check_cell_fail(quick, case):
-    nb = mutate(read("en"), case)
+@pytest.mark.parametrize("cell_id", list(WRONG))
+def test_a_wrong_answer_makes_its_check_cell_fail(quick, cell_id):
+    nb = learner_up_to_check(cell_id, WRONG[cell_id][0])
     with pytest.raises(CellExecutionError) as e:
-        execute(nb, SOURCES["en"].parent)
-    assert "AssertionError" in str(e.value) and WRONG[case][1] in str(e.value)
+        execute(nb, SOURCES["en"].parent, answer_key=False)
+    assert "AssertionError" in str(e.value) and WRONG[cell_id][1] in str(e.value)
     failed = [i for i, c in enumerate(nb.cells) if any(o.output_type == "error" for o in c.get("outputs", []))]
     assert failed == [len(nb.cells) - 1], "the check cell, and only it, fails"
 
 
 def setup_only(lang: str = "en"):
     nb = read(lang)
-    nb.cells = nb.cells[:tagged(nb, "setup")[0] + 1]
+    nb.cells = nb.cells[:tagged(nb, "setup")[-1] + 1]
     return nb
 
 
@@ -257,7 +273,7 @@ def test_notebook_finds_the_project_when_downloaded_next_to_the_repository(quick
     (tmp_path / "course-repository").symlink_to(ROOT, target_is_directory=True)
     nb = execute(setup_only(), tmp_path)
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    assert "Project: " in text and "course-repository" in text
+    assert "Project: course-repository " in text and str(tmp_path) not in text
 
 
 def test_notebook_says_what_it_needs_when_no_project_is_found(quick, tmp_path):
@@ -269,15 +285,16 @@ def test_notebook_says_what_it_needs_when_no_project_is_found(quick, tmp_path):
 # ---------------------------------------------------------------- the build's executed copy and the site
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_build_executed_every_exercise_in_full(site_dir, lang):
-    nb = nbformat.read(executed_path(SOURCES[lang]), as_version=4)
+def test_build_executed_every_exercise_in_full(built_paths, lang):
+    nb = nbformat.read(executed_path(built_paths, built_paths.docs / SOURCES[lang].relative_to(ROOT / "docs")),
+                       as_version=4)
     assert error_of(nb) == ""
     outs = check_outputs(nb)
-    assert len(outs) == len(tagged(read(lang), "check")) and all(o.startswith("✓") for o in outs), outs
+    assert len(outs) == len(tagged(read(lang), "check")) - 1 and all(o.startswith("✓") for o in outs), outs
     for i in tagged(nb, "run") + tagged(nb, "figure"):
         assert nb.cells[i].outputs, f"cell {i} shows nothing"
-    setup = "".join(o.get("text", "") for o in nb.cells[tagged(nb, "setup")[0]].outputs)
-    assert "COURSE_LAB_QUICK" not in setup, "the site shows the full settings"
+    setup = "".join(o.get("text", "") for o in nb.cells[tagged(nb, "setup")[-1]].outputs)
+    assert setup and "COURSE_LAB_QUICK" not in setup, "the site shows the full settings"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -290,15 +307,17 @@ def test_notebook_renders_as_a_page_with_its_outputs(site_dir, lang):
     ids = re.findall(r'\sid="([^"]*)"', html)
     assert "" not in ids and len(ids) == len(set(ids)), "every id on the page is non-empty and unique"
     outputs = html.split("jp-OutputArea", 1)[1]
-    assert outputs.count("✓") >= len(tagged(read(lang), "check"))
+    assert outputs.count("✓") >= len(tagged(read(lang), "check")) - 1
     assert html.count('class="plotly-figure"') == len(tagged(read(lang), "figure")) and "cdn.plot.ly" not in html
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_notebook_offered_for_download_with_outputs(site_dir, lang):
+def test_notebook_offered_for_download_as_the_learners_copy(site_dir, lang):
     [nb_file] = list((site_dir / PAGES[lang]).glob("*.ipynb"))
     nb = json.loads(nb_file.read_text(encoding="utf-8"))
-    assert all(c.get("outputs") for c in nb["cells"] if "check" in c["metadata"].get("tags", []))
+    kept = [c["id"] for c in nb["cells"]]
+    assert kept == [c.id for c in read(lang).cells if not {"answer", "page"} & set(c.metadata.get("tags", []))]
+    assert not any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
     html = (site_dir / PAGES[lang] / "index.html").read_text(encoding="utf-8")
     assert f'href="{nb_file.name}"' in html or f"/{nb_file.name}" in html, "no download link to the notebook"
 

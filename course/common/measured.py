@@ -297,15 +297,10 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
 
 def add_drift(reg: Registry, results: Results, other) -> None:
     """measure.drift.*: how far the final loss of a run moved when the same run (code, config, seed, torch) was
-    trained on another CPU (data/cross-machine.json), over all such results and by learning rate."""
+    trained on another CPU (data/cross-machine.json): over the runs whose config is unchanged, in all and by
+    learning rate; and for every paired run, measure.drift.run.RUN.max and each seed's loss there
+    (measure.drift.run.RUN.seedS.there), also for a run that since records more (a trace) but computes the same."""
     moved: dict[float, list[float]] = {}
-    for run, seeds in other.final_val_loss.items():
-        here = {str(r.config.seed): r for r in results.runs.get(run, [])}
-        for seed, loss in seeds.items():
-            if seed in here and loss is not None and here[seed].metrics.final_val_loss is not None:
-                moved.setdefault(here[seed].config.lr, []).append(abs(here[seed].metrics.final_val_loss - loss))
-    if not moved:
-        return
     this = trained_on([r for rs in results.runs.values() for r in rs])
     prov = Measured(run={"zh": f"同一运行、同一种子、同一代码在 {other.cpu} 与本机上的最终验证损失之差"
                                f"（{other.cpu} 的结果见提交 {other.source_commit}）",
@@ -313,6 +308,19 @@ def add_drift(reg: Registry, results: Results, other) -> None:
                                f"machine ({other.cpu}'s results at commit {other.source_commit})"},
                     device={"zh": f"{in_lang(this, 'zh')} 与 {other.cpu}", "en": f"{in_lang(this, 'en')} and {other.cpu}"},
                     date=max(r.provenance.date for rs in results.runs.values() for r in rs), commit=other.source_commit)
+    for run, seeds in other.final_val_loss.items():
+        here = {str(r.config.seed): r for r in results.runs.get(run, [])}
+        pairs = [(seed, loss, here[seed].metrics.final_val_loss) for seed, loss in seeds.items() if seed in here]
+        for seed, there, _ in pairs:
+            if there is not None:
+                reg.add(f"measure.drift.run.{run}.seed{seed}.there", there, fixed(there, 3), prov)
+        diffs = [abs(h - t) for _, t, h in pairs if t is not None and h is not None]
+        if diffs:
+            reg.add(f"measure.drift.run.{run}.max", max(diffs), significant(max(diffs), 2), prov)
+        if run not in other.recorded_differently and pairs:
+            moved.setdefault(next(iter(here.values())).config.lr, []).extend(diffs)
+    if not moved:
+        return
     everything = [d for ds in moved.values() for d in ds]
     reg.add("measure.drift.cpu", other.cpu, other.cpu, prov)
     reg.add("measure.drift.results", len(everything), integer(len(everything)), prov)

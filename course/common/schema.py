@@ -235,6 +235,7 @@ class CrossMachine(Strict):
     trained_at: list[str]
     torch: str
     final_val_loss: dict[str, dict[str, Optional[float]]]   # run → seed → loss (None: it diverged)
+    recorded_differently: dict[str, list[str]] = {}        # run → fields that change only what it records
 
 
 # ---------------------------------------------------------------- all of the chapter's inputs together

@@ -1,5 +1,11 @@
-"""The helpers a hands-on notebook imports: the build's registry and a Plotly figure that renders both in
-Jupyter and on the built site (drawn by the site's one local plotly.js, never a CDN)."""
+"""The helpers a hands-on notebook imports: the build's registry, a Plotly figure that renders both in
+Jupyter and on the built site (drawn by the site's one local plotly.js, never a CDN), and what a check does
+with a prediction the learner has not written yet.
+
+A lab asks before it answers (course/core/notebooks.py): each prediction cell holds a placeholder, `...`,
+which the learner replaces; the cells tagged `answer` hold the answer key. The learner's copy has no answer
+cells, so a check there may meet the placeholder and asks for a prediction; the build runs the answer key
+(ANSWER_KEY_ENV set), where a placeholder that reaches a check is a fault of the notebook."""
 from __future__ import annotations
 
 import html
@@ -10,6 +16,33 @@ from pathlib import Path
 
 # the build tells a notebook's kernel where the registry is; a notebook run by hand finds it above itself
 REGISTRY_ENV = "COURSE_REGISTRY"
+# set to "1" where the notebook runs as its answer key (the build, and the tests that hold its answers)
+ANSWER_KEY_ENV = "COURSE_LAB_ANSWER_KEY"
+PLACEHOLDER = ...  # what a prediction cell holds until the learner writes a prediction
+
+
+def answer_key() -> bool:
+    """Whether this kernel runs the notebook's answer key rather than a learner's copy."""
+    return os.environ.get(ANSWER_KEY_ENV) == "1"
+
+
+def unanswered(value) -> bool:
+    """Whether a prediction (or a part of one: a list's entry, a dict's value) is still the placeholder."""
+    if value is PLACEHOLDER:
+        return True
+    if isinstance(value, dict):
+        return any(unanswered(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(unanswered(v) for v in value)
+    return False
+
+
+def ask_first(text: str) -> None:
+    """A check that met the placeholder: in a learner's copy it prints `text` (which asks for the prediction
+    first) and lets the notebook run on; in the answer key it fails, since an answer cell is missing."""
+    if answer_key():
+        raise AssertionError(f"the answer key reaches a check with its placeholder still in place: {text}")
+    print(text)
 
 
 def registry_path() -> Path:

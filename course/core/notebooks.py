@@ -8,6 +8,16 @@ file) and every project folder it listed. Its kernel records these (course/core/
 the record is kept beside the executed copy as NAME.ipynb.reads.json, with a fingerprint of each input.
 An edit that touches none of them leaves the notebook as it is. Notebooks that must run, run at the
 same time, one kernel each.
+
+A lab asks before it answers. Its source is the answer key; cells say by their tags what they are:
+    setup    finding the project and loading its code: folded away on the page, hidden in the learner's copy
+    answer   the answer key (the answer to a prediction, a reference solution, the reasoning): folded on the
+             page under the question, left out of the learner's copy
+    check    holds the prediction (or the reader's code) against the run: folded with its answer on the page,
+             kept in the learner's copy, where it asks for a prediction the learner has not written yet
+    page     about the published page (its outputs, the download): left out of the learner's copy
+The build executes the answer key (course.core.lab.ANSWER_KEY_ENV set), so an answer that stops holding, or
+a missing one, fails the build; the page shows that executed copy, and its download is the learner's copy.
 """
 from __future__ import annotations
 
@@ -17,11 +27,36 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from cachekit import module_digest
 from course.core.project import Paths
 
 RECORDER = Path(__file__).with_name("notebook_recorder.py")
+
+SETUP, ANSWER, CHECK, PAGE = "setup", "answer", "check", "page"
+
+
+def tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def learner_copy(nb, markdown: Callable[[str], str] | None = None):
+    """The copy a learner downloads (an nbformat node; `nb` is left as it is): the answer key without its
+    answer cells and page notes, with no outputs, its set-up cells' code hidden in Jupyter; `markdown`
+    rewrites each Markdown cell (the site expands its shortcodes to plain text)."""
+    import copy
+    out = copy.deepcopy(nb)
+    out.cells = [c for c in out.cells if not {ANSWER, PAGE} & set(tags(c))]
+    for c in out.cells:
+        c.metadata.pop("execution", None)
+        if c.cell_type == "code":
+            c.outputs, c.execution_count = [], None
+            if SETUP in tags(c):
+                c.metadata.setdefault("jupyter", {})["source_hidden"] = True
+        elif c.cell_type == "markdown" and markdown is not None:
+            c.source = markdown(c.source)
+    return out
 
 
 def sources(paths: Paths) -> list[Path]:
@@ -115,6 +150,13 @@ def stage_key(paths: Paths) -> str:
     return h.hexdigest()
 
 
+def kernel_env(answer_key: bool, **extra: str) -> dict:
+    """The environment of a notebook's kernel: this process's, and whether it runs the answer key."""
+    from course.core.lab import ANSWER_KEY_ENV
+    env = {k: v for k, v in os.environ.items() if k != ANSWER_KEY_ENV}
+    return {**env, **({ANSWER_KEY_ENV: "1"} if answer_key else {}), **extra}
+
+
 def client(nb, folder: Path, timeout_s: int, *kernel_args: str):
     """A client that runs `nb` (an nbformat node, changed in place: outputs and per-cell timings) in a fresh
     kernel whose working directory is `folder`, as the build does."""
@@ -125,10 +167,11 @@ def client(nb, folder: Path, timeout_s: int, *kernel_args: str):
                           resources={"metadata": {"path": str(folder)}})
 
 
-def execute(nb, folder: Path, timeout_s: int = 600):
-    """Run a notebook as the build does, without recording its reads (tests, scripts/time_notebooks.py);
-    a failing cell raises CellExecutionError."""
-    client(nb, folder, timeout_s).execute()
+def execute(nb, folder: Path, timeout_s: int = 600, answer_key: bool = True):
+    """Run a notebook as the build does (as its answer key), without recording its reads (tests,
+    scripts/time_notebooks.py); `answer_key=False` runs it as a learner's copy. A failing cell raises
+    CellExecutionError."""
+    client(nb, folder, timeout_s).execute(env=kernel_env(answer_key))
     return nb
 
 
@@ -143,7 +186,7 @@ async def _execute(paths: Paths, src: Path, timeout_s: int) -> tuple[object, Rea
              f"init_globals={{'LOG': {log!r}, 'ROOT': {str(paths.root)!r}}})")
     try:
         from course.core.lab import REGISTRY_ENV
-        env = {**os.environ, REGISTRY_ENV: str(paths.registry)}
+        env = kernel_env(True, **{REGISTRY_ENV: str(paths.registry)})
         await client(nb, src.parent, timeout_s, f"--IPKernelApp.exec_lines={start}").async_execute(env=env)
         return nb, Reads.from_log(Path(log).read_text(encoding="utf-8"))
     finally:

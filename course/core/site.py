@@ -17,7 +17,7 @@ from course.core.errors import ShortcodeError
 from course.core.project import Project
 from course.core.references import References, build_references, load_course_map
 from course.core.registry import Registry
-from course.core.shortcodes import PageContext, expand, page_lang_of
+from course.core.shortcodes import SHORTCODE, PageContext, expand, page_lang_of
 from course.core.units import Units
 
 WIDGET_ROOT = re.compile(r'data-widget="([\w\-]+)"')
@@ -28,10 +28,76 @@ BLOCK_IN_P = re.compile(rf"<p>(<(?:{BLOCK})\b(?:(?!</?p\b).)*?</(?:{BLOCK})>)</p
 
 
 @dataclass(frozen=True)
+class RenderedCell:
+    """One notebook cell in nbconvert's HTML: where it starts and ends, its tags, what it folds into."""
+    start: int
+    end: int
+    tags: frozenset
+    markdown: bool
+
+    @property
+    def fold(self) -> Optional[str]:
+        from course.core.notebooks import ANSWER, CHECK, SETUP
+        if self.tags & {ANSWER, CHECK}:
+            return "answer"
+        return "setup" if SETUP in self.tags else None
+
+
+DIV = re.compile(r"<div\b[^>]*>|</div\s*>")
+CELL_CLASS = re.compile(r'class="([^"]*\bjp-Cell\b[^"]*)"')
+CELL_TAG = re.compile(r"\bcelltag_([\w\-]+)")
+
+
+def notebook_cells(html_out: str) -> list[RenderedCell]:
+    """The notebook's cells in nbconvert's HTML, outermost `jp-Cell` elements in order. A cell's tags are
+    its `celltag_*` classes (on the cell's element for code, on its rendered Markdown for Markdown); text
+    inside outputs is escaped, so only real elements are counted."""
+    cells, depth, start, opened, tag_set, markdown = [], 0, None, 0, set(), False
+    for m in DIV.finditer(html_out):
+        tag = m.group(0)
+        if tag.startswith("</"):
+            depth -= 1
+            if start is not None and depth == opened:
+                cells.append(RenderedCell(start, m.end(), frozenset(tag_set), markdown))
+                start = None
+            continue
+        if start is None:
+            cls = CELL_CLASS.search(tag)
+            if cls:
+                start, opened, tag_set, markdown = m.start(), depth, set(), "jp-MarkdownCell" in cls.group(1)
+        if start is not None:
+            cls = re.search(r'class="([^"]*)"', tag)
+            tag_set |= set(CELL_TAG.findall(cls.group(1))) if cls else set()
+        depth += 1
+    return cells
+
+
+def fold_groups(cells: list[RenderedCell]) -> list[list[RenderedCell]]:
+    """Runs of consecutive cells that fold the same way (an answer with its check, the set-up); every other
+    cell is a run of its own."""
+    groups: list[list[RenderedCell]] = []
+    for c in cells:
+        if groups and c.fold is not None and groups[-1][-1].fold == c.fold:
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    return groups
+
+
+@dataclass(frozen=True)
 class PageSource:
     src_uri: str        # "c4/residual.en.md"
     path: Path          # the file to read
     url: str            # "en/c4/residual/"
+
+
+def page_text(path: Path) -> str:
+    """The prose of a page's source: a Markdown page whole, a notebook's Markdown cells."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return text
+    import json
+    return "\n\n".join("".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "markdown")
 
 
 def unit_script(unit_id: str, script: str) -> str:
@@ -80,7 +146,7 @@ class Site:
         self.registry.used = used
         try:
             for p in pages:
-                text = p.path.read_text(encoding="utf-8")
+                text = page_text(p.path)
                 ctx = self.context(p.src_uri, p.url, draft=True)
                 ctx.surveying = True
                 expand(text, ctx)
@@ -153,6 +219,51 @@ class Site:
         return extra
 
     # ------------------------------------------------------------ notebooks
+
+    FOLD_SUMMARY = {
+        "answer": {"zh": "答案与检查（先写下你的预测，再点开）", "en": "Answer and check (write your prediction down first)"},
+        "setup": {"zh": "准备工作：找到项目，载入代码", "en": "Set-up: find the project, load its code"},
+    }
+
+    def notebook_html(self, html_out: str, src_uri: str, url: str, locale: Optional[str] = None) -> str:
+        """A lab's rendered page (nbconvert's HTML of the executed answer key): the shortcodes of its Markdown
+        cells expanded, its set-up folded away, and each answer folded with its check, closed, under its
+        question (course/core/notebooks.py names the tags)."""
+        lang = page_lang_of(src_uri, locale)
+        cells = notebook_cells(html_out)
+        out, at = [], 0
+        for group in fold_groups(cells):
+            first, last = group[0], group[-1]
+            out.append(html_out[at:first.start])
+            body = "".join(self._cell_html(html_out, c, src_uri, url, locale) + html_out[c.end:n.start]
+                           for c, n in zip(group, group[1:])) + self._cell_html(html_out, last, src_uri, url, locale)
+            kind = first.fold
+            if kind is None:
+                out.append(body)
+            else:
+                summary = self.FOLD_SUMMARY[kind][lang]
+                out.append(f'<details class="lab-fold lab-{kind} {"success" if kind == "answer" else "note"}">'
+                           f"<summary>{summary}</summary>\n{body}\n</details>")
+            at = last.end
+        out.append(html_out[at:])
+        return "".join(out)
+
+    def _cell_html(self, html_out: str, cell: "RenderedCell", src_uri: str, url: str, locale: Optional[str]) -> str:
+        text = html_out[cell.start:cell.end]
+        return self.expand(text, src_uri, url, locale) if cell.markdown else text
+
+    def learner_notebook(self, source: Path, src_uri: str, url: str, locale: Optional[str] = None) -> str:
+        """The notebook a lab page offers for download: the learner's copy of its source (no answers, no
+        outputs), each shortcode of its Markdown cells written out as plain text (a downloaded notebook has no
+        site to link into)."""
+        import nbformat
+
+        from course.core.notebooks import learner_copy
+        ctx = self.context(src_uri, url, locale)
+
+        def plain(markdown: str) -> str:
+            return SHORTCODE.sub(lambda m: re.sub(r"<[^>]+>", "", expand(m.group(0), ctx)), markdown)
+        return nbformat.writes(learner_copy(nbformat.read(source, as_version=4), plain))
 
     STALE_NOTE = {
         "zh": "这份笔记本的输出已经过时：它读过的内容有了改动（{why}）。运行 <code>python build.py</code> 会重新执行它。",

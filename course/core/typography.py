@@ -43,7 +43,8 @@ IDENTIFIER = re.compile(r"""
 BACKTICKS = re.compile(r"`[^`]*`")
 
 SKIP_TAGS = {"code", "pre", "kbd", "samp", "script", "style", "math", "annotation", "template", "noscript"}
-SKIP_CLASSES = {"arithmatex", "katex", "katex-display", "katex-mathml", "MathJax", "highlight", "codehilite"}
+SKIP_CLASSES = {"arithmatex", "katex", "katex-display", "katex-mathml", "MathJax", "highlight", "codehilite",
+                "clipboard-copy-txt"}   # the copy of a notebook cell's code the copy button reads
 ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 

@@ -23,13 +23,15 @@ T = {
     "zh": {"step": "训练步数", "loss": "验证损失（nats/字）", "unigram": "一元模型的损失", "init": "初始化时",
            "end": "训练结束", "layer": "层（0 = 嵌入之后）", "rms": "残差流 RMS（对数轴）", "block": "块",
            "grad": "块内参数的梯度范数（对数轴）", "seeds": "阴影与误差棒：{n} 个种子的最小到最大",
-           "per_seed": "；写回不缩放的运行每个种子一条线，因为它的种子分成了两种", "seed": "，种子 {s}"},
+           "per_seed": "；写回不缩放的运行每个种子一条线，因为它的种子分成了两种", "seed": "，种子 {s}",
+           "per_seed_end": "；写回不缩放的运行在训练结束时每个种子一条线，因为它的种子分成了两种"},
     "en": {"step": "step", "loss": "validation loss (nats/char)", "unigram": "unigram model's loss",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS (log axis)", "block": "block",
            "grad": "gradient norm of the block's parameters (log axis)",
            "seeds": "bands and error bars: min to max over {n} seeds",
-           "per_seed": "; the unscaled run one line per seed, since its seeds split", "seed": ", seed {s}"},
+           "per_seed": "; the unscaled run one line per seed, since its seeds split", "seed": ", seed {s}",
+           "per_seed_end": "; the unscaled run at the end one line per seed, since its seeds split"},
 }
 
 
@@ -100,6 +102,18 @@ def stream_rms(results: Results, lang: str) -> dict:
             xs = list(range(len(per_layer[0])))
             mean, lo, hi = spread([list(c) for c in zip(*per_layer)])
             group = f"{name}-{when}"
+            if name in PER_SEED and when == "end":             # its seeds split at the end: one line per seed
+                for r, ys in zip(rs, per_layer):
+                    data.append({"type": "scatter", "mode": "lines+markers", "x": xs, "y": ys, "legendgroup": group,
+                                 "marker": {"size": 4},
+                                 "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}"
+                                         f"{t['seed'].format(s=r.config.seed)}",
+                                 "line": {"color": COLORS[name], "width": 1.2}})
+                tops = "、".join if lang == "zh" else ", ".join
+                described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
+                                 f"{significant(mean[0], 2)} → "
+                                 f"{tops(significant(ys[-1], 2) for ys in per_layer)}")
+                continue
             data += band(xs, lo, hi, COLORS[name], group)
             data.append({"type": "scatter", "mode": "lines+markers", "x": xs, "y": mean, "legendgroup": group,
                          "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}",
@@ -108,15 +122,15 @@ def stream_rms(results: Results, lang: str) -> dict:
                              f"{significant(mean[0], 2)} → {significant(mean[-1], 2)}")
     title = ("每层之后残差流的 RMS：初始化时（虚线）与训练结束（实线）" if lang == "zh"
              else "Residual-stream RMS after each layer, at init (dotted) and at the end (solid)")
-    layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}</sub>",
+    layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}{t['per_seed_end'] if NO_SCALING in runs else ''}</sub>",
                          xaxis={"title": {"text": t["layer"]}, "dtick": 1},
                          yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power", "dtick": 1},
                          margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)   # dtick: decades only, no "2" beside "10⁻³"
     sep = "；" if lang == "zh" else "; "
-    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围），从嵌入之后到顶层："
+    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围；写回不缩放的运行在训练结束时每个种子一条线），从嵌入之后到顶层："
            f"{sep.join(described)}。" if lang == "zh" else
            f"Line chart: the residual stream's RMS after the embeddings and after each block (log scale; mean over "
-           f"seeds, shaded over the seeds), from after the embeddings to the top: {sep.join(described)}.")
+           f"seeds, shaded over the seeds; the unscaled run at the end one line per seed), from after the embeddings to the top: {sep.join(described)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 

@@ -246,6 +246,17 @@ def add_layers(reg: Scope, results: Results) -> None:
                                                                    / getattr(r, when).block_grad_norm[-1] for r in runs],
                         sci, prov)
         spread_keys(reg, f"layers.{key}.end_bottom_grad", [r.end.block_grad_norm[0] for r in runs], sci, prov)
+        if key == "no_residual":
+            # after block 1 the stream's mean square is below the norm's eps: the next RMSNorm brings it to
+            # RMS ≈ rms / sqrt(rms² + eps), not to 1 (the stream's RMS stands in for each row's)
+            spread_keys(reg, "layers.no_residual.init_ms_first", [r.init.stream_rms[1] ** 2 for r in runs], sci,
+                        provenance(runs, {"zh": f"{run}（初始化时第一个块之后残差流 RMS 的平方）",
+                                          "en": f"{run} (the square of the stream's RMS after the first block, at init)"}))
+            spread_keys(reg, "layers.no_residual.init_normed_rms_first",
+                        [r.init.stream_rms[1] / (r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs],
+                        lambda x: significant(x, 2),
+                        provenance(runs, {"zh": f"{run}（RMS / √(RMS² + ε)，初始化时第一个块之后）",
+                                          "en": f"{run} (RMS / √(RMS² + ε), after the first block at init)"}))
 
 
 def paired(results: Results, a: str, b: str) -> bool:

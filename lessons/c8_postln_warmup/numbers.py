@@ -342,6 +342,17 @@ def add_training(reg: Scope, results: Results) -> None:
                     lambda x: significant(x, 2), prov)
         if all(r.trace is not None and r.trace.update_norm for r in rs):
             add_trace(reg, run, rs, prov)
+    # Pre-Norm's lowest bottom/top ratio over every traced Pre-Norm run (each seed, the whole trace)
+    pre = [run for run in TRAINED if run.startswith("c8_preln") and run in results.runs
+           and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
+    if pre:
+        rs = [r for run in pre for r in results.runs[run]]
+        low = min(r.trace.block_grad_norm[i][0] / r.trace.block_grad_norm[i][-1]
+                  for r in rs for i in range(len(r.trace.step)))
+        reg.add("trace.preln.bottom_over_top.min", low, significant(low, 2),
+                provenance(rs, {"zh": "、".join(pre), "en": ", ".join(pre)}))
+        reg.add("trace.preln.runs", len(pre), integer(len(pre)),
+                computed("the traced Pre-Norm runs", EXPERIMENTS, zh="记录了前几次更新的 Pre-Norm 运行"))
     for key, a, b, metric in COMPARISONS:
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
@@ -372,6 +383,18 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
             spread_keys(reg, f"{k}.bottom_over_top.end.{name}", [ratio(r, -1) for r in sub], lambda x: significant(x, 2), prov)
             spread_keys(reg, f"{k}.bottom_over_top.min.{name}",
                         [min(ratio(r, i) for i in range(len(r.trace.step))) for r in sub], lambda x: significant(x, 2), prov)
+    # the seed that stays on the unigram loss longest (ties: the one with the smallest end ratio, so that
+    # a note claiming a large ratio there is not carried by the kinder seed): its plateau and its ratio
+    ends = [(plateau_end(r), -ratio(r, -1), r) for r in rs]
+    _, _, longest = max(ends, key=lambda e: (e[0], e[1]))
+    one = provenance([longest], run)
+    lp = f"{k}.longest_plateau"
+    reg.add(f"{lp}.seed", longest.config.seed, str(longest.config.seed), one)
+    reg.add(f"{lp}.plateau_end", plateau_end(longest), integer(plateau_end(longest)), one)
+    end = ratio(longest, -1)
+    reg.add(f"{lp}.bottom_over_top.end", end, significant(end, 2), one)
+    low = min(ratio(longest, i) for i in range(len(longest.trace.step)))
+    reg.add(f"{lp}.bottom_over_top.min", low, significant(low, 2), one)
     steps = len(rs[0].trace.step)
     reg.add(f"{k}.steps", steps, integer(steps), prov)
     predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)

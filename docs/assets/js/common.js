@@ -36,6 +36,7 @@
   CW.vector = CWFormat.vector;
   CW.parse = CWFormat.parse;
   CW.readable = CWFormat.readable;
+  CW.significant = CWFormat.significant;
   // the ticks of a log axis over [lo, hi] (data values), labelled as numbers: powers of ten where the
   // range spans a decade or more (every k-th, for six at most), else 4–6 round values inside it; plotly.js's
   // own labels there are single digits ("9 8 7 … 3" for 0.9 … 0.3)

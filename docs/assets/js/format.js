@@ -23,6 +23,11 @@
       return /^[0.,]*$/.test(Math.abs(v).toFixed(digits)) ? "0" : fixed(v, digits);
     }).join(", ") + "]";
   }
+  // sig significant digits as fixed decimals (formats.significant): 0.001234, 2 → "0.0012"
+  function significant(x, sig) {
+    if (x === 0 || !isFinite(x)) return fixed(x, 0);
+    return fixed(x, Math.max(0, sig - 1 - Math.floor(Math.log10(Math.abs(x)))));
+  }
   // two significant digits in the form configs and papers use (formats.scientific2): "3.5e−10", "1.6e17"
   function scientific2(x) {
     if (x === 0 || !isFinite(x)) return fixed(x, 0);
@@ -44,5 +49,5 @@
     return Number(v);
   }
   root.CWFormat = { fixed: fixed, integer: integer, percent: percent, vector: vector, parse: parse,
-                    scientific2: scientific2, readable: readable };
+                    scientific2: scientific2, readable: readable, significant: significant };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -10,10 +10,7 @@
   var CW = window.CW;
   var L;  // the label table, from data-config (the widget's .labels.json)
 
-  function significant(x, sig) {
-    if (x === 0 || !isFinite(x)) return CW.fixed(x, 0);
-    return CW.fixed(x, Math.max(0, sig - 1 - Math.floor(Math.log10(Math.abs(x)))));
-  }
+  var significant = CW.significant;
 
   var cache = {};
   function normals(spec) {

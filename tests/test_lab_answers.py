@@ -1,0 +1,225 @@
+"""The lab asks before it answers (docs/c4/normalization-lab.ipynb and .en.ipynb).
+
+On the published page each prediction is a question over an empty placeholder, and its answer, with the
+check, follows in a closed block; the set-up is folded away, so the first exercise starts near the top.
+The download is the learner's copy: placeholders, no answers, no outputs, and it runs from top to bottom as
+it is, each check asking for the prediction first, in the notebook's language. The build executes the
+answer key and fails when an answer stops holding or is missing. No output shows the build machine's paths,
+and the notebook's cross-references are links on the page and plain text in the download.
+(Timings are measured by scripts/time_notebooks.py, never by a test.)"""
+from __future__ import annotations
+
+import json
+import re
+
+import nbformat
+import pytest
+from nbclient.exceptions import CellExecutionError
+
+from conftest import ROOT, SESSION_BUILD, run_build
+from course.core.notebooks import execute, learner_copy
+
+SOURCES = {"zh": ROOT / "docs/c4/normalization-lab.ipynb", "en": ROOT / "docs/c4/normalization-lab.en.ipynb"}
+PAGES = {"zh": "c4/normalization-lab/", "en": "en/c4/normalization-lab/"}
+ASK_FIRST = {"zh": ("先写下你的预测", "还什么都没有返回"), "en": ("Write your prediction first", "returns nothing yet")}
+DETAILS = re.compile(r"<details\b[^>]*>.*?</details>", re.S)
+
+
+def read(lang: str):
+    return nbformat.read(SOURCES[lang], as_version=4)
+
+
+def has(cell, tag: str) -> bool:
+    return tag in cell.metadata.get("tags", [])
+
+
+def page(site_dir, lang: str) -> str:
+    return (site_dir / PAGES[lang] / "index.html").read_text(encoding="utf-8")
+
+
+def cell_html(html: str, cell_id: str) -> tuple[int, str]:
+    """Where a cell sits on the page, and its element (nbconvert marks each with its id)."""
+    at = html.index(f'id="cell-id={cell_id}"')
+    return at, html[at:html.find('id="cell-id=', at + 1) if 'id="cell-id=' in html[at + 1:] else len(html)]
+
+
+@pytest.fixture
+def quick(monkeypatch, kernel, built):
+    from course.core.lab import REGISTRY_ENV
+    monkeypatch.setenv("COURSE_LAB_QUICK", "1")
+    monkeypatch.setenv(REGISTRY_ENV, str(built / ".build" / "registry.json"))
+    monkeypatch.delenv("COURSE_ROOT", raising=False)
+
+
+def outputs_text(nb) -> str:
+    parts = []
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            parts.append(o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"]))
+            parts += [str(v) for v in o.get("data", {}).values()]
+            parts += [o.get("evalue", "")] + list(o.get("traceback", []))
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- the published page
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_answer_and_check_is_inside_a_closed_block_below_its_question(site_dir, lang):
+    from course.core.site import Site
+    html = page(site_dir, lang)
+    blocks = [(m.start(), m.end()) for m in DETAILS.finditer(html)]
+    assert blocks and not re.search(r"<details\b[^>]*\bopen\b", html), "a block is open"
+    summary = Site.FOLD_SUMMARY["answer"][lang]
+    assert html.count(f"<summary>{summary}</summary>") == len([c for c in read(lang).cells if has(c, "check")])
+    nb = read(lang)
+    for i, c in enumerate(nb.cells):
+        at, _ = cell_html(html, c.id)
+        inside = any(a < at < b for a, b in blocks)
+        folded = has(c, "answer") or has(c, "check") or has(c, "setup")
+        assert inside == folded, f"{lang}: cell {c.id} {'is not' if folded else 'is'} folded"
+    outside = DETAILS.sub("", html[html.index('id="cell-id=intro"'):])  # the cells (the page's CSS has a ✓ icon)
+    assert "✓" not in outside, "a check's verdict shows outside its block"
+    for c in nb.cells:  # the answer key is nowhere outside the blocks
+        if has(c, "answer"):
+            assert f'id="cell-id={c.id}"' not in outside, c.id
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_prediction_on_the_page_shows_its_placeholder(site_dir, lang):
+    html = page(site_dir, lang)
+    for c in read(lang).cells:
+        if has(c, "prediction") or has(c, "your-turn"):
+            _, element = cell_html(html, c.id)
+            assert '<span class="o">...</span>' in element or "<span class=\"o\">…</span>" in element, c.id
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_set_up_is_folded_and_the_first_exercise_comes_next(site_dir, lang):
+    html = page(site_dir, lang)
+    first = html.index('id="batchnorm-batches"')
+    before = DETAILS.sub("", html[html.index('id="cell-id=intro"'):first])
+    assert "jp-CodeCell" not in before, "code the reader must scroll past before the first exercise"
+    assert "LABELS" not in before and "find_project" not in before
+    from course.core.site import Site
+    assert f"<summary>{Site.FOLD_SUMMARY['setup'][lang]}</summary>" in html[:first]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_references_are_links_on_the_page(site_dir, lang):
+    html = page(site_dir, lang)
+    assert "<!-- ref:" not in html and "<!-- n:" not in html
+    planned = re.findall(r'<a class="xref xref-planned" href="([^"]*)"[^>]*>([^<]*)</a>', html)
+    assert any("course-map" in href and "C8" in text for href, text in planned), planned
+    assert re.search(r'<a class="xref" href="\.\./normalization/#step-placement">', html)
+    course_map = (site_dir / ("en/" if lang == "en" else "") / "course-map" / "index.html").read_text(encoding="utf-8")
+    entry = course_map[course_map.index('id="map-c8-2"'):][:3000]
+    assert "normalization-lab" in entry, "the course map does not list the lab among the pages that defer to C8-2"
+
+
+# ---------------------------------------------------------------- the download: the learner's copy
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_download_is_the_learners_copy(site_dir, lang):
+    [nb_file] = list((site_dir / PAGES[lang]).glob("*.ipynb"))
+    nb = nbformat.reads(nb_file.read_text(encoding="utf-8"), as_version=4)
+    assert not any(has(c, "answer") or has(c, "page") for c in nb.cells)
+    assert not any(c.outputs for c in nb.cells if c.cell_type == "code")
+    asks = [c for c in nb.cells if has(c, "prediction") or has(c, "your-turn")]
+    assert asks and all("..." in c.source for c in asks)
+    assert len([c for c in nb.cells if has(c, "check")]) == len([c for c in read(lang).cells if has(c, "check")])
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "<!--" not in text and ("C8 第 2 课" if lang == "zh" else "C8 Lesson 2") in text
+    assert str(ROOT) not in nb_file.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_learners_copy_runs_top_to_bottom_and_asks_for_each_prediction(quick, lang):
+    nb = execute(learner_copy(read(lang)), SOURCES[lang].parent, answer_key=False)
+    assert not [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    prediction, code = ASK_FIRST[lang]
+    for c in nb.cells:
+        if has(c, "check"):
+            out = "".join(o.get("text", "") for o in c.outputs)
+            assert prediction in out or code in out, (c.id, out)
+            assert "✓" not in out
+
+
+# ---------------------------------------------------------------- the answer key, and the build that runs it
+
+def with_key(lang: str, cell_id: str, source: str | None):
+    """The answer key with one answer cell rewritten (or, with None, left out), up to the check after it."""
+    nb = read(lang)
+    i = next(j for j, c in enumerate(nb.cells) if c.id == cell_id)
+    if source is None:
+        del nb.cells[i]
+    else:
+        nb.cells[i].source = source
+    end = next(j for j, c in enumerate(nb.cells) if j >= i and has(c, "check"))
+    nb.cells = nb.cells[:end + 1]
+    return nb
+
+
+@pytest.mark.parametrize("cell_id, source, says", [
+    ("s1-key", "predicted_single = [1.0, 1.0, 1.0, 1.0]", "The run disagrees with your prediction"),
+    ("s3-key", 'predicted_changes = {("LayerNorm", "x + shift"): True, ("LayerNorm", "x · scale"): False,\n'
+               '                     ("RMSNorm", "x + shift"): True, ("RMSNorm", "x · scale"): False}',
+     "The run disagrees with your prediction"),
+    ("s1-key", None, "the answer key reaches a check with its placeholder still in place"),
+], ids=["wrong-number", "wrong-yes-no", "missing-answer"])
+def test_a_wrong_or_missing_answer_fails_the_answer_key(quick, cell_id, source, says):
+    nb = with_key("en", cell_id, source)
+    with pytest.raises(CellExecutionError) as e:
+        execute(nb, SOURCES["en"].parent)
+    assert "AssertionError" in str(e.value) and says in str(e.value)
+
+
+def test_a_wrong_answer_fails_the_build(project_copy):
+    root = project_copy()
+    path = root / "docs/c4/normalization-lab.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    key = next(c for c in nb.cells if c.id == "s1-key")
+    key.source = "predicted_single = [1.0, 1.0, 1.0, 1.0]"
+    nbformat.write(nb, path)
+    r = run_build(root, "--no-site", *SESSION_BUILD, env={"COURSE_LAB_QUICK": "1"})
+    assert r.returncode != 0
+    said = r.stdout + r.stderr
+    assert "c4/normalization-lab.ipynb" in said and "预测与运行结果不符" in said, said[-3000:]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_output_shows_a_path_of_the_build_machine(built, built_paths, lang):
+    from course.core.notebooks import executed_path
+    executed = executed_path(built_paths, built_paths.docs / SOURCES[lang].relative_to(ROOT / "docs"))
+    text = outputs_text(nbformat.read(executed, as_version=4))
+    for path in {str(built), str(ROOT), str(built.parent), "/tmp/", "/home/", "/work/", "/root/", "site-packages"}:
+        assert path not in text, f"{lang}: an output shows {path}"
+
+
+# ---------------------------------------------------------------- section 6 holds in every seed, not just the lab's
+
+@pytest.mark.slow  # six tiny trainings
+def test_section_6_answers_hold_in_every_seed_at_the_labs_length():
+    """The lab trains with the project's first seed and TINY_STEPS steps, and its page says the answers hold
+    for every seed the project trains with at that length, but not after much shorter training. Margins:
+    at initialization each Pre-Norm block receives at least 5 times the Post-LN block's gradient, both
+    placements' bottom-over-top ratios lie within 0.8 to 1.25 and Post-LN's blocks within 10% of each other;
+    after training Post-LN's bottom-over-top ratio is under half of Pre-Norm's (and at 10 steps above it)."""
+    from lessons.c4_normalization import lab
+
+    def grads(steps, seed):
+        runs = {p: lab.train_tiny(p, steps=steps, seed=seed) for p in ("pre", "post")}
+        return {(p, w): runs[p][w]["block_grad_norm"] for w in ("init", "end") for p in ("pre", "post")}
+
+    seeds = lab.seeds()
+    assert seeds[0] == lab.tiny_config("pre").seed and len(seeds) == 3
+    for seed in seeds:
+        g = grads(lab.TINY_STEPS, seed)
+        assert lab.larger_in_every_block(g) == "pre"
+        assert min(a / b for a, b in zip(g["pre", "init"], g["post", "init"])) >= 5, seed
+        for p in ("pre", "post"):
+            assert 0.8 <= g[p, "init"][0] / g[p, "init"][-1] <= 1.25, (seed, p)
+        assert max(g["post", "init"]) <= 1.1 * min(g["post", "init"]), seed
+        ratio = {p: g[p, "end"][0] / g[p, "end"][-1] for p in ("pre", "post")}
+        assert ratio["post"] < ratio["pre"] / 2, (seed, ratio)
+        short = grads(10, seed)
+        assert short["post", "end"][0] / short["post", "end"][-1] > short["pre", "end"][0] / short["pre", "end"][-1], seed

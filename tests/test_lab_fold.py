@@ -1,0 +1,91 @@
+"""How a lab's page folds its cells and what its download holds, on a small notebook rendered by nbconvert
+as mkdocs-jupyter renders the site's (no kernel, no build): the set-up folds into one closed block, each
+answer with its check into another, everything else stays as it is; the learner's copy leaves out the
+answers and the page notes, and keeps no output."""
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+
+from course.core.notebooks import learner_copy
+from course.core.site import fold_groups, notebook_cells
+
+
+def cell(kind: str, cid: str, tags: list[str], source: str):
+    make = nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell
+    return make(source, id=cid, metadata={"tags": tags} if tags else {})
+
+
+def small_lab():
+    return nbformat.v4.new_notebook(cells=[
+        cell("md", "intro", [], "# A lab"),
+        cell("md", "about", ["page"], "About this page."),
+        cell("md", "setup-md", ["setup"], "What it needs."),
+        cell("code", "setup", ["setup"], "LANG = 'en'"),
+        cell("md", "q", [], "**Predict.** How much?"),
+        cell("code", "predict", ["prediction"], "predicted = ...  # your prediction"),
+        cell("code", "run", ["run"], "actual = 2\nprint('<div>not a cell</div>')"),
+        cell("md", "why", ["answer"], "**Answer: 2.** Because <!-- ref:c8-2 -->."),
+        cell("code", "key", ["answer"], "predicted = 2"),
+        cell("code", "check", ["check"], "assert predicted == actual; print('✓ right')"),
+        cell("md", "after", [], "Next."),
+    ])
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    from mkdocs_jupyter import convert
+    path = tmp_path_factory.mktemp("lab") / "lab.ipynb"
+    nbformat.write(small_lab(), path)
+    return convert.nb2html(str(path))
+
+
+def test_every_cell_is_found_once_with_its_tags(rendered):
+    cells = notebook_cells(rendered)
+    assert len(cells) == len(small_lab().cells)
+    assert [sorted(c.tags) for c in cells] == [sorted(c.metadata.get("tags", [])) for c in small_lab().cells]
+    assert [c.markdown for c in cells] == [c.cell_type == "markdown" for c in small_lab().cells]
+    for c in cells:  # each is one whole element
+        text = rendered[c.start:c.end]
+        assert text.count("<div") == len(re.findall(r"</div\s*>", text))
+
+
+def test_setup_and_answers_fold_and_nothing_else(rendered):
+    groups = [[sorted(c.tags) for c in g] for g in fold_groups(notebook_cells(rendered))]
+    assert groups == [[[]], [["page"]], [["setup"], ["setup"]], [[]], [["prediction"]], [["run"]],
+                      [["answer"], ["answer"], ["check"]], [[]]]
+
+
+def test_page_shows_answers_only_inside_closed_blocks_labelled_in_its_language(rendered):
+    from course.core.references import build_references, load_course_map
+    from course.core.registry import Registry
+    from course.core.site import Site
+    from course.project import PROJECT, units
+    found = units()
+    written = {ref: page for u in found.all for ref, page in u.written_refs().items()}
+    site = Site(PROJECT, found, Registry(), build_references(load_course_map(PROJECT.paths.course_map), written,
+                                                             PROJECT.paths.docs))
+    for lang, src in (("zh", "c4/normalization-lab.ipynb"), ("en", "c4/normalization-lab.en.ipynb")):
+        url = ("en/" if lang == "en" else "") + "c4/normalization-lab/"
+        page = site.notebook_html(rendered, src, url)
+        blocks = re.findall(r"<details class=\"lab-fold lab-(\w+)[^\"]*\"><summary>(.*?)</summary>(.*?)</details>", page, re.S)
+        assert [(kind, summary) for kind, summary, _ in blocks] == [
+            ("setup", site.FOLD_SUMMARY["setup"][lang]), ("answer", site.FOLD_SUMMARY["answer"][lang])]
+        outside = re.sub(r"<details.*?</details>", "", page, flags=re.S)
+        assert "✓ right" not in outside and "predicted</span> <span class=\"o\">=</span> <span class=\"mi\">2" not in outside
+        assert "✓ right" in blocks[1][2] and "<details open" not in page
+        assert "<!-- ref:" not in page and 'class="xref xref-planned"' in blocks[1][2]  # the shortcode became a link
+        assert "not a cell" in outside  # a printed tag stays text, inside its own cell
+
+
+def test_learner_copy_has_placeholders_no_answers_no_outputs():
+    nb = small_lab()
+    nb.cells[6].outputs = [nbformat.v4.new_output("stream", name="stdout", text="2\n")]
+    out = learner_copy(nb, markdown=lambda text: text.upper())
+    assert [c.id for c in out.cells] == ["intro", "setup-md", "setup", "q", "predict", "run", "check", "after"]
+    assert all(not c.get("outputs") for c in out.cells if c.cell_type == "code")
+    assert out.cells[2].metadata["jupyter"]["source_hidden"] is True
+    assert out.cells[0].source == "# A LAB"
+    assert nb.cells[6].outputs, "the answer key it was made from is left as it was"
