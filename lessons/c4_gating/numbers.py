@@ -15,6 +15,7 @@ from course.core.formats import fixed, integer, percent
 from course.core.registry import Computed, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
+from lessons.c4_normalization.numbers import add_other_cpu
 
 HERE = "lessons/c4_gating"
 FORMULAS = f"{HERE}/formulas.py"
@@ -286,8 +287,11 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     if BASELINE not in results.runs:
         return
     if GATE_RUN in results.runs:
-        for metric in ("final_val_loss", "end_first_token_attention", "max_ffn_act"):
+        for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric)
+        # a difference of two shares, shown in percentage points: a bare number the page calls "percentage points"
+        compare(reg, "compare.gate.end_first_token_attention", results, GATE_RUN, BASELINE,
+                "end_first_token_attention", text=lambda x: fixed(100 * x, 1))
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
                     provenance(results.runs[GATE_RUN], {"zh": f"{GATE_RUN}（参数量）", "en": f"{GATE_RUN} (parameters)"}))
@@ -345,3 +349,5 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_widget_readouts(reg, inputs)
     add_margins(reg)
     add_measured(reg, inputs)
+    add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE), ("clamp", CLAMP_RUN, BASELINE),
+                                ("baseline_lr1e-3", BASELINE_LOW_LR, BASELINE)])

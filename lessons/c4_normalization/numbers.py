@@ -281,6 +281,28 @@ COMPARISONS = [
 DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
 
 
+def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str]]) -> None:
+    """other_cpu.compare.KEY.diff(.min/.max/.range): the same paired final-loss differences, a − b seed by
+    seed, for the same runs, seeds and code trained on another CPU (data/cross-machine.json), so that a note
+    can say what held on both machines and its check can test it there too."""
+    other, results = inputs.cross_machine, inputs.results
+    for key, a, b in pairs:
+        la, lb = other.final_val_loss.get(a, {}), other.final_val_loss.get(b, {})
+        seeds = sorted(set(la) & set(lb))
+        if not seeds or a not in results.runs:
+            continue
+        diffs = [la[s] - lb[s] if la[s] is not None and lb[s] is not None else "undefined" for s in seeds]
+        prov = Measured(run={"zh": f"{a} − {b}，同一代码和种子在 {other.cpu} 上的最终验证损失（提交 {other.source_commit} 的结果）",
+                             "en": f"{a} − {b}, final validation losses of the same code and seeds on {other.cpu} "
+                                   f"(the results of commit {other.source_commit})"},
+                        device=other.cpu, date=max(r.provenance.date for r in results.runs[a]),
+                        commit=other.source_commit)
+        spread_keys(reg, f"other_cpu.compare.{key}.diff", diffs, lambda x: fixed(x, 3), prov)
+
+
+OTHER_CPU_PAIRS = [(f"{k}.{m}", a, b) for k, a, b, m in COMPARISONS if m == "final_val_loss"]
+
+
 def tiny(x: float) -> str:
     """A ratio far below 1, in a form that keeps its size: 2.3e−7, not 0.00."""
     return scientific(float(f"{x:.2g}"))
@@ -302,7 +324,11 @@ def add_gains(reg: Scope, results: Results) -> None:
         prov = provenance(runs, {"zh": f"{run}（训练结束时的增益）", "en": f"{run} (end gains)"})
         per_seed = [r.end.gains for r in runs]
         spread_keys(reg, f"gains.{run}.mean", [mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov)
-        spread_keys(reg, f"gains.{run}.shift", [1 - mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov)
+        shifts = [1 - mean_gain(r) for r in runs]
+        spread_keys(reg, f"gains.{run}.shift", shifts, lambda x: fixed(x, 3), prov)
+        # the seeds' range as a page shows it: one value where the lowest and highest agree when shown
+        lo, hi = fixed(min(shifts), 3), fixed(max(shifts), 3)
+        reg.add(f"gains.{run}.shift.shown", [min(shifts), max(shifts)], lo if lo == hi else f"{lo}–{hi}", prov)
         spread_keys(reg, f"gains.{run}.min", [min(g.min for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"gains.{run}.max", [max(g.max for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
     run = "c4_rms_decay_gains"
@@ -340,10 +366,13 @@ def add_init_scale(reg: Scope, results: Results) -> None:
     reg.add("init.preln_stream_rms.min", lo, fixed(lo, 3), prov)
     reg.add("init.preln_stream_rms.max", hi, fixed(hi, 3), prov)
     reg.add("init.preln_stream_rms.range", [lo, hi], f"{fixed(lo, 3)}–{fixed(hi, 3)}", prov)
-    over = [(sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm)) / (sum(b.init.stream_rms) / len(b.init.stream_rms))
+    # the final norm reads the top of Pre-Norm's stream, so the ratio is taken against the RMS there
+    spread_keys(reg, "init.preln_stream_rms_top", [r.init.stream_rms[-1] for r in pre], lambda x: fixed(x, 3),
+                provenance(pre, {"zh": f"{BASELINE}（初始化时残差流顶端、最终归一化层读到的 RMS）", "en": f"{BASELINE} (RMS at the top of the stream at init, which the final norm reads)"}))
+    over = [(sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm)) / b.init.stream_rms[-1]
             for a, b in zip(post, pre)]
     spread_keys(reg, "compare.init_grads_over_stream_rms", over, lambda x: fixed(x, 2),
-                provenance(post, {"zh": f"c4_postln / {BASELINE} 初始化时的块梯度，再除以 {BASELINE} 残差流的平均 RMS", "en": f"c4_postln / {BASELINE} init block gradients, over {BASELINE}'s mean stream RMS"}))
+                provenance(post, {"zh": f"c4_postln / {BASELINE} 初始化时的块梯度，再除以 {BASELINE} 残差流顶端的 RMS", "en": f"c4_postln / {BASELINE} init block gradients, over the RMS at the top of {BASELINE}'s stream"}))
     for run, rs in ((BASELINE, pre), ("c4_postln", post)):
         spread_keys(reg, f"grad_norm.step1.{run}", [r.curves.grad_norm[0] for r in rs], lambda x: fixed(x, 2),
                     provenance(rs, {"zh": f"{run}（第一次更新时全部参数的梯度范数，裁剪之前）", "en": f"{run} (gradient norm of all parameters at the first update, before clipping)"}))
@@ -394,3 +423,4 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_weight_decay(reg, inputs)
     add_simulator(reg)
     add_measured(reg, inputs.results)
+    add_other_cpu(reg, inputs, OTHER_CPU_PAIRS)
