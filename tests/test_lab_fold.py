@@ -27,7 +27,7 @@ def small_lab():
         cell("md", "q", [], "**Predict.** How much?"),
         cell("code", "predict", ["prediction"], "predicted = ...  # your prediction"),
         cell("code", "run", ["run"], "actual = 2\nprint('<div>not a cell</div>')"),
-        cell("md", "why", ["answer"], "**Answer: 2.** Because <!-- ref:c8-2 -->."),
+        cell("md", "why", ["answer"], "**Answer: 2.** Because <!-- ref:c15 -->."),  # a planned chapter, so a planned link
         cell("code", "key", ["answer"], "predicted = 2"),
         cell("code", "check", ["check"], "assert predicted == actual; print('✓ right')"),
         cell("md", "after", [], "Next."),

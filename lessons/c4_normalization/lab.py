@@ -70,8 +70,9 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
     "tokens": {"zh": "token 数", "en": "tokens"},
     "torch_refuses": {"zh": "PyTorch 在训练模式下不接受只有一个 token 的批，报错是：",
                       "en": "In training mode PyTorch refuses a batch of one token; its error:"},
-    "q_single": {"zh": "生成时批里只有「苹果」一个 token，BatchNorm 把它变成什么？",
-                 "en": "What does BatchNorm make of apple when it is alone in its batch at generation?"},
+    "q_single": {"zh": "如果生成时仍用这一批自己的统计量，BatchNorm 会把批里唯一的「苹果」变成什么？",
+                 "en": "If BatchNorm kept using the batch's own statistics at generation, what would it make of "
+                       "apple alone in its batch?"},
     # 2 running statistics
     "running_stats": {"zh": "训练中累积的统计量（见过 {n} 批）：\n  running_mean = {mean}\n  running_var  = {var}",
                       "en": "Statistics collected in training ({n} batches seen):\n  running_mean = {mean}\n"
@@ -179,8 +180,9 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
     "bench_committed": {"zh": "已提交的结果：{device}，{date}；形状 {shape}，预热 {warmup} 次，重复 {reps} 次",
                         "en": "Committed result: {device}, {date}; shape {shape}, {warmup} warm-up rounds, "
                               "{reps} repetitions"},
-    "bench_here": {"zh": "这台机器：{device}；形状 {shape}，预热 {warmup} 次，重复 {reps} 次",
-                   "en": "This machine: {device}; shape {shape}, {warmup} warm-up rounds, {reps} repetitions"},
+    "bench_here": {"zh": "这台机器：{device}；形状 {shape}，{threads} 个线程，预热 {warmup} 次，重复 {reps} 次",
+                   "en": "This machine: {device}; shape {shape}, {threads} threads, {warmup} warm-up rounds, "
+                         "{reps} repetitions"},
     "bench_ratio": {"zh": "F.rms_norm ÷ F.layer_norm 的中位数之比：已提交的结果 {committed}，这台机器 {here}",
                     "en": "Median of F.rms_norm ÷ F.layer_norm: committed {committed}, this machine {here}"},
     "q_faster": {"zh": "在这台机器上，F.layer_norm 和 F.rms_norm 谁更快？",
@@ -365,8 +367,8 @@ def _returns_tensor(name: str, out, like: torch.Tensor, lang: str) -> None:
 
 
 def check_rmsnorm_zero_centered(fn: Callable, lang: str) -> None:
-    """fn(x, w, eps) against the project's ZeroCenteredRMSNorm (models/model.py), on the lesson's teaching
-    vector with w = 0, on a random batch with a trained-looking w, and on a token whose mean square is ε.
+    """fn(x, w, eps) against the project's ZeroCenteredRMSNorm (models/model.py), on a random (3, 5, 8) batch
+    with w = 0, on another with a trained-looking w, and on a token whose mean square is ε.
     A mismatch is diagnosed: gain w instead of 1 + w, mean subtracted, wrong dimension, no root, ε misplaced."""
     from models.model import ZeroCenteredRMSNorm
     name = "rmsnorm_zero_centered"
@@ -503,7 +505,8 @@ def larger_in_every_block(grads: dict, a: str = "pre", b: str = "post", when: st
 # Fewer rounds than the committed result (models/bench.py: 20 warm-up rounds, 200 repetitions), since the
 # benchmark is most of the notebook's run time. The section asks one thing of it, which of F.layer_norm and
 # F.rms_norm is faster here: their medians lie several times apart on every machine measured so far (the
-# committed EPYC, 3.45x; the 2-core Xeon that builds the site, 5x to 6x at every load it was timed under), so
+# committed result's machine, which the registry names beside its ratio, and the 2-core Xeon that builds the site,
+# 5x to 6x at every load it was timed under), so
 # 12 interleaved repetitions order them; the notebook prints both counts and draws nothing from the order of
 # the three RMSNorm forms, which lie within each other's spread.
 BENCH_REPS = 5 if QUICK else 12
