@@ -56,6 +56,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--draft", action="store_true", help="build with --no-train --draft; serve with COURSE_DRAFT=1")
+    ap.add_argument("--serve-only", action="store_true", help="skip the edit-rebuild comparison (2 and 3 only)")
     args = ap.parse_args()
     root = copy_project(Path(tempfile.mkdtemp(prefix="bench-edit-")) / "project")
     env = {k: v for k, v in os.environ.items() if k not in ("COURSE_DRAFT", "COURSE_TEST_BUILD")}
@@ -64,14 +65,15 @@ def main() -> None:
     bare = [str(MKDOCS), "build", "--strict", "--quiet", "--site-dir", tempfile.mkdtemp(prefix="bare-site-")]
 
     timed(build, root, env), timed(bare, root, bare_env)  # warm-up: caches filled, notebooks executed
-    rebuild, plain = [], []
-    for i in range(args.reps):
-        set_ffn_width(root, SIZES[i % 2])
-        rebuild.append(timed(build, root, env))
-        plain.append(timed(bare, root, bare_env))
-    print(summary("edit → build.py", rebuild))
-    print(summary("bare mkdocs build", plain))
-    print(f"{'ratio':<22}: {statistics.median(rebuild) / statistics.median(plain):.2f}x  (goal <= 1.5x)")
+    if not args.serve_only:
+        rebuild, plain = [], []
+        for i in range(args.reps):
+            set_ffn_width(root, SIZES[i % 2])
+            rebuild.append(timed(build, root, env))
+            plain.append(timed(bare, root, bare_env))
+        print(summary("edit → build.py", rebuild))
+        print(summary("bare mkdocs build", plain))
+        print(f"{'ratio':<22}: {statistics.median(rebuild) / statistics.median(plain):.2f}x  (goal <= 1.5x)")
 
     server = DevServer(root, draft=args.draft)
     try:
