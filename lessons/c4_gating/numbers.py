@@ -11,7 +11,7 @@ from course.common.formulas import anchor_layer_parts, anchor_ledger
 from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
-from course.core.formats import fixed, integer, percent
+from course.core.formats import fixed, integer, percent, significant
 from course.core.registry import Computed, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
@@ -284,6 +284,10 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
         top = max(max(r.end.first_token_attention) for r in rs)
         reg.add(f"fta.{run}.end.top", top, percent(top, 1), prov)
         reg.add(f"fta.{run}.end.top_over_uniform", top / ref, fixed(top / ref, 2), prov)
+        # how far that largest share stays below the line a note calls favoring, as a share of itself:
+        # the room the one-margin test (top × (1 + margin) < line) leaves
+        below = SINK_THRESHOLD * ref / top - 1
+        reg.add(f"fta.{run}.end.top_below_line", below, percent(below, 1), prov)
     if BASELINE not in results.runs:
         return
     if GATE_RUN in results.runs:
@@ -340,6 +344,25 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
                 provenance(clamp, {"zh": f"{CLAMP_RUN}（训练结束时门或 up 输入的最大绝对值，截断之前）",
                                    "en": f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"}))
     reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
+    add_clamp_divergence(reg, results)
+
+
+def add_clamp_divergence(reg: Scope, results: Results) -> None:
+    """clamp.train_loss_gap: the largest |training loss of the clamped run − the baseline's| over the logged
+    steps, seed by seed (curves.train_loss of both runs, the same seed): how far the two training runs part
+    once the first clamped entry has changed the gradients."""
+    if BASELINE not in results.runs or results.seeds(CLAMP_RUN) != results.seeds(BASELINE):
+        return
+    clamp, base = results.runs[CLAMP_RUN], results.runs[BASELINE]
+    gaps = []
+    for c, b in zip(clamp, base):
+        if c.curves.step != b.curves.step:
+            return
+        gaps.append(max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)))
+    spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2),
+                provenance(clamp, {"zh": f"{CLAMP_RUN} 与 {BASELINE}（同一种子）：各步训练损失之差的最大绝对值（curves.train_loss）",
+                                   "en": f"{CLAMP_RUN} against {BASELINE}, the same seed: the largest |difference| of "
+                                         f"their training losses over the logged steps (curves.train_loss)"}))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
