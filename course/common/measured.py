@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from course.core.formats import fixed, integer, percent, scientific, significant
+from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
 from course.paths import RESULTS
 from course.core.registry import Computed, Measured, Registry, Scope, Words, in_lang, registry_helper
 from course.core.schema import load
@@ -329,3 +329,44 @@ def add_drift(reg: Registry, results: Results, other) -> None:
         k = "measure.drift.lr_" + f"{lr:.0e}".replace("e-0", "e-").replace("e+0", "e")   # lr_3e-3
         reg.add(f"{k}.results", len(ds), integer(len(ds)), prov)
         reg.add(f"{k}.max", max(ds), significant(max(ds), 2), prov)
+
+
+@registry_helper
+def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[str, str]]) -> None:
+    """A lesson's loss differences (`pairs`: key → (run a, run b), a − b) on the other CPU (data/cross-machine.json):
+    for each pair, the difference there
+    in the seed where it is smallest here (drift.PAIR.thin_there), and how far any of these differences moved
+    between the two machines (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
+    there = other.final_val_loss
+    runs = [r for a, b in pairs.values() for n in (a, b) for r in results.runs.get(n, [])]
+    if not runs:
+        return
+    prov = Measured(run={"zh": f"同一对运行、同一种子的最终验证损失之差，在 {other.cpu} 与本机上（{other.cpu} 的结果见提交 {other.source_commit}）",
+                         "en": f"the difference of the final validation losses of the same two runs and seed, on {other.cpu} and on this "
+                               f"machine ({other.cpu}'s results at commit {other.source_commit})"},
+                    device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
+                    date=max(r.provenance.date for r in runs), commit=other.source_commit)
+    moved = []
+    for key, (a, b) in pairs.items():
+        if a not in results.runs or b not in results.runs or a not in there or b not in there:
+            continue
+        ha = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[a]}
+        hb = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[b]}
+        seeds = [s for s in ha if s in hb and there[a].get(s) is not None and there[b].get(s) is not None]
+        if not seeds:
+            continue
+        here_d = {s: ha[s] - hb[s] for s in seeds}
+        there_d = {s: there[a][s] - there[b][s] for s in seeds}
+        thin = min(seeds, key=here_d.get)
+        reg.add(f"drift.{key}.thin_there", there_d[thin], fixed(there_d[thin], 3), prov)
+        moved += [abs(here_d[s] - there_d[s]) for s in seeds]
+    if moved:
+        reg.add("drift.pair_max", max(moved), fixed(max(moved), 3), prov)
+    drift = [abs(r.metrics.final_val_loss - there[n][str(r.config.seed)]) for n in there
+             for r in results.runs.get(n, []) if r.config.lr == 1e-3 and n not in other.recorded_differently
+             and there[n].get(str(r.config.seed)) is not None]
+    if drift:
+        reg.add("drift.lr_1e-3.max", max(drift), scientific2(max(drift)),
+                Measured(run={"zh": "学习率 1e−3、两台机器都训练过的运行，最终验证损失之差的最大值", "en": "the largest difference of final validation losses over the runs at lr 1e−3 trained on both machines"},
+                         device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
+                         date=max(r.provenance.date for r in runs), commit=other.source_commit))

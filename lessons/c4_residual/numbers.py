@@ -8,12 +8,12 @@ and the seed-by-seed comparisons the reading notes rest on.
 from __future__ import annotations
 
 from course.common import formulas as chapter
-from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys, trained_on
+from course.common.measured import BASELINE, Results, add_margins, add_pair_drift, compare, provenance, spread_keys
 from course.common.numbers import EXPERIMENTS, FRONTIER, anchor_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
-from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
-from course.core.registry import Computed, Measured, Scope, in_lang
+from course.core.formats import fixed, integer, percent, scientific, significant
+from course.core.registry import Computed, Scope
 from lessons.c4_residual import formulas as f
 from lessons.c4_residual import twins
 
@@ -297,43 +297,7 @@ CROSS_PAIRS = {"baseline_minus_no_scaling": (BASELINE, NO_SCALING), "no_residual
 
 
 def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
-    """The same loss differences on the other CPU (data/cross-machine.json): for each pair, the difference there
-    in the seed where it is smallest here (drift.PAIR.thin_there), and how far any of these differences moved
-    between the two machines (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
-    results, other = inputs.results, inputs.cross_machine
-    there = other.final_val_loss
-    runs = [r for a, b in CROSS_PAIRS.values() for n in (a, b) for r in results.runs.get(n, [])]
-    if not runs:
-        return
-    prov = Measured(run={"zh": f"同一对运行、同一种子的最终验证损失之差，在 {other.cpu} 与本机上（{other.cpu} 的结果见提交 {other.source_commit}）",
-                         "en": f"the difference of the final validation losses of the same two runs and seed, on {other.cpu} and on this "
-                               f"machine ({other.cpu}'s results at commit {other.source_commit})"},
-                    device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
-                    date=max(r.provenance.date for r in runs), commit=other.source_commit)
-    moved = []
-    for key, (a, b) in CROSS_PAIRS.items():
-        if a not in results.runs or b not in results.runs or a not in there or b not in there:
-            continue
-        ha = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[a]}
-        hb = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[b]}
-        seeds = [s for s in ha if s in hb and there[a].get(s) is not None and there[b].get(s) is not None]
-        if not seeds:
-            continue
-        here_d = {s: ha[s] - hb[s] for s in seeds}
-        there_d = {s: there[a][s] - there[b][s] for s in seeds}
-        thin = min(seeds, key=here_d.get)
-        reg.add(f"drift.{key}.thin_there", there_d[thin], fixed(there_d[thin], 3), prov)
-        moved += [abs(here_d[s] - there_d[s]) for s in seeds]
-    if moved:
-        reg.add("drift.pair_max", max(moved), fixed(max(moved), 3), prov)
-    drift = [abs(r.metrics.final_val_loss - there[n][str(r.config.seed)]) for n in there
-             for r in results.runs.get(n, []) if r.config.lr == 1e-3 and n not in other.recorded_differently
-             and there[n].get(str(r.config.seed)) is not None]
-    if drift:
-        reg.add("drift.lr_1e-3.max", max(drift), scientific2(max(drift)),
-                Measured(run={"zh": "学习率 1e−3、两台机器都训练过的运行，最终验证损失之差的最大值", "en": "the largest difference of final validation losses over the runs at lr 1e−3 trained on both machines"},
-                         device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
-                         date=max(r.provenance.date for r in runs), commit=other.source_commit))
+    add_pair_drift(reg, inputs.results, inputs.cross_machine, CROSS_PAIRS)
 
 
 def add_measured(reg: Scope, results: Results) -> None:
