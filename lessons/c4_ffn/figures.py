@@ -57,7 +57,7 @@ def ledger(results: Results, lang: str) -> dict:
 
 # ---------------------------------------------------------------- 2. the width sweep
 
-COLORS = {"c1_gelu_ratio2": "#8e5cc7", "c1_gelu_ratio4": "#3b6fd4", "c1_gelu_ratio8": "#2ca58d", BASELINE: "#e08e0b"}
+COLORS = {"c1_gelu_ratio2": "#8e5cc7", "c1_gelu_ratio4": "#3b6fd4", "c1_gelu_ratio8": "#2ca58d", BASELINE: "#c27400"}
 SEED_DASH = ("solid", "dash", "dot")        # seed 1, 2, 3 of a run, in seed order
 SEED_SYMBOL = ("circle", "square", "triangle-up")
 T = {

@@ -187,8 +187,8 @@ def block_grads(results: Results, lang: str) -> dict:
         shown = tiny if min(ends) < 0.01 else (lambda x: significant(x, 2))  # keep a tiny ratio's size
         ratios.append(f"{RUN_LABELS[name][lang]} {shown(min(ends))}–{shown(max(ends))}")
     sep = "；" if lang == "zh" else "; "
-    title = (f"每个块的梯度范数（{t['ratio']}，训练结束：{sep.join(ratios)}）" if lang == "zh"
-             else f"Gradient norm per block ({t['ratio']} at the end: {sep.join(ratios)})")
+    title = (f"每个块的梯度范数<br><sub>{t['ratio']}，训练结束：{'<br>'.join(ratios)}</sub>" if lang == "zh"
+             else f"Gradient norm per block<br><sub>{t['ratio']} at the end: {'<br>'.join(ratios)}</sub>")
     layout = base_layout(title, barmode="group",
                          yaxis={"title": {"text": t["grad_norm"]}, "type": "log", "exponentformat": "power"},
                          xaxis={"title": {"text": t["block"]}})

@@ -13,6 +13,8 @@ from course.core.units import Figure
 from lessons.c4_residual.numbers import NO_RESIDUAL, NO_SCALING, RUNS, sci
 
 COLORS = {BASELINE: "#3b6fd4", NO_RESIDUAL: "#d9534f", NO_SCALING: "#2ca58d"}  # mid-tones, both palettes
+SEED_MARKERS = ("circle", "square", "diamond")   # a run drawn per seed: a marker and a dash per seed,
+SEED_DASH = ("solid", "dash", "dashdot")         # so the legend tells them apart
 PER_SEED = (NO_SCALING,)   # runs the loss chart draws seed by seed
 RUN_LABELS = {
     BASELINE: {"zh": "基线：x + F(x)，写回按 1/√N 初始化", "en": "baseline: x + F(x), write-back init × 1/√N"},
@@ -57,11 +59,11 @@ def loss_curves(results: Results, lang: str) -> dict:
     data = []
     for name, rs in runs.items():
         if name in PER_SEED:                                   # one line per seed, no band, no mean
-            for r in rs:
+            for i, r in enumerate(rs):
                 data.append({"type": "scatter", "mode": "lines+markers", "x": r.val.step, "y": r.val.loss,
-                             "legendgroup": name, "marker": {"size": 4},
+                             "legendgroup": name, "marker": {"size": 6, "symbol": SEED_MARKERS[i % len(SEED_MARKERS)]},
                              "name": f"{RUN_LABELS[name][lang]}{t['seed'].format(s=r.config.seed)}",
-                             "line": {"color": COLORS[name], "width": 1.2, "dash": "dot"}})
+                             "line": {"color": COLORS[name], "width": 2, "dash": SEED_DASH[i % len(SEED_DASH)]}})
             continue
         steps = min((r.val.step for r in rs), key=len)       # a diverged seed stops early
         cols = [[r.val.loss[i] for r in rs if r.val.loss[i] is not None] for i in range(len(steps))]
@@ -103,12 +105,12 @@ def stream_rms(results: Results, lang: str) -> dict:
             mean, lo, hi = spread([list(c) for c in zip(*per_layer)])
             group = f"{name}-{when}"
             if name in PER_SEED and when == "end":             # its seeds split at the end: one line per seed
-                for r, ys in zip(rs, per_layer):
+                for i, (r, ys) in enumerate(zip(rs, per_layer)):
                     data.append({"type": "scatter", "mode": "lines+markers", "x": xs, "y": ys, "legendgroup": group,
-                                 "marker": {"size": 4},
+                                 "marker": {"size": 6, "symbol": SEED_MARKERS[i % len(SEED_MARKERS)]},
                                  "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}"
                                          f"{t['seed'].format(s=r.config.seed)}",
-                                 "line": {"color": COLORS[name], "width": 1.2}})
+                                 "line": {"color": COLORS[name], "width": 2, "dash": SEED_DASH[i % len(SEED_DASH)]}})
                 tops = "、".join if lang == "zh" else ", ".join
                 described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
                                  f"{significant(mean[0], 2)} → "

@@ -13,7 +13,7 @@ from lessons.c8_postln_warmup import formulas as f
 from lessons.c8_postln_warmup.numbers import DEEP, DEPTHS, PLACEMENTS, SWEEP, init_run
 
 COLORS = {
-    "c8_postln_lr1e-3_nowarmup": "#d9534f", "c8_postln_lr1e-3_warmup25": "#e08e0b",
+    "c8_postln_lr1e-3_nowarmup": "#d9534f", "c8_postln_lr1e-3_warmup25": "#c27400",
     "c8_postln_lr1e-3_warmup100": "#8e5cc7", "c8_postln_lr1e-3_warmup200": "#2ca58d",
     "c8_preln_lr1e-3_nowarmup": "#3b6fd4",
     "c8_postln_L12_lr1e-3_nowarmup": "#d9534f", "c8_postln_L12_lr1e-3_warmup100": "#8e5cc7",
@@ -105,7 +105,7 @@ def depth_probe(results: Results, lang: str) -> dict:
              else "At initialization: the gradient of the last block's FFN output matrix against depth")
     layout = base_layout(title + ("" if have else t["none"]),
                          xaxis={"title": {"text": t["depth"]}, "type": "log", "tickvals": list(DEPTHS)},
-                         yaxis={"title": {"text": t["w2"]}, "type": "log", "exponentformat": "power"},
+                         yaxis={"title": {"text": t["w2"]}, "type": "log", "exponentformat": "power", "dtick": 1},
                          updatemenus=[{"type": "buttons", "direction": "right", "x": 0, "y": 1.02, "xanchor": "left",
                                        "yanchor": "bottom", "buttons": buttons, "showactive": True, "active": 0,
                                        **BUTTON_STYLE}],
@@ -180,7 +180,7 @@ def update_size(results: Results, lang: str) -> dict:
         data.append({"type": "scatter", "mode": "lines", "x": steps,
                      "y": [f.first_update_norm(r.curves.lr[s - 1], r.parameters) for s in steps],
                      "name": f"{t['predicted']} · {run_label(results, run, lang)}", "legendgroup": run,
-                     "line": {"color": REFERENCE_COLOR, "dash": "longdash", "width": 1}, "hoverinfo": "name"})
+                     "line": {"color": COLORS[run], "dash": "longdash", "width": 2}, "hoverinfo": "name"})
     n = len(results.runs[present[0]][0].trace.step) if present else 0
     title = (f"前 {n} 次更新中每一次的大小" if lang == "zh" else f"The size of each of the first {n} updates")
     layout = base_layout(title + ("" if present else t["none"]), xaxis={"title": {"text": t["update"]}},

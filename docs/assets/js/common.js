@@ -43,6 +43,7 @@
   CW.logTicks = function (lo, hi) {
     if (!(lo > 0) || !(hi > 0)) return {};
     if (hi < lo) { var s = lo; lo = hi; hi = s; }
+    if (hi - lo <= 1e-9 * hi) return { tickmode: "array", tickvals: [lo], ticktext: [CWFormat.readable(lo, 2)] };  // one value
     var a = Math.log10(lo), b = Math.log10(hi), vals = [];
     function label(v) {
       var e = Math.round(Math.log10(v));
