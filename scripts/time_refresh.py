@@ -3,13 +3,14 @@
 
 Retraining every result takes hours, so this times a sample and scales it. For each kind of run in
 models/experiments.json (its depth, whether it records a trace, whether it trains at all), one run of that
-kind trains for --steps steps, --reps times, two processes side by side on one thread each, as the refresh
-runs them (models/measure.py); the median time per step, times each run's steps, plus the median time of a
-run that only probes its initialization (loading the corpus and the model, the probes, the write-up), gives
-each run's estimated time. The sum over runs and seeds, divided by the two workers, estimates the refresh of
+kind trains for --steps and for 3 × --steps steps, --reps times each, two processes side by side on one thread
+each, as the refresh runs them (models/measure.py). The difference of the two medians gives the time per step;
+what is left of the shorter run is the run's fixed cost (loading the corpus and the model, the first steps'
+warm-up, the probes, the write-up). Each run's estimate is its fixed cost plus its steps at that rate (a run
+that only probes its initialization: the median of such runs). The sum over runs and seeds, divided by the two workers, estimates the refresh of
 each chapter's runs. Run it on an idle machine: other work stretches every figure.
 
-    .venv/bin/python scripts/time_refresh.py [--steps 40] [--reps 3]
+    .venv/bin/python scripts/time_refresh.py [--steps 20] [--reps 1]
 """
 from __future__ import annotations
 
@@ -45,38 +46,39 @@ def timed(args: tuple[str, int]) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=40)
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--reps", type=int, default=1)
     args = ap.parse_args()
     exp = experiments(ROOT)
     kinds: dict[tuple, str] = {}
     for name in exp.runs:
         kinds.setdefault(kind(exp.config(name)), name)
-    probe = next((n for k, n in kinds.items() if k[2]), None)
-    jobs = [(n, args.steps) for n in kinds.values() for _ in range(args.reps)]
-    if probe is None:
-        jobs += [(next(iter(exp.runs)), 0)] * args.reps
-    print(f"{len(kinds)} kinds of run, {args.reps} × {args.steps} steps each, 2 processes of 1 thread "
+    trained = [n for k, n in kinds.items() if not k[2]]
+    jobs = [(n, steps) for n in trained for steps in (args.steps, 3 * args.steps) for _ in range(args.reps)]
+    jobs += [(n, 0) for k, n in kinds.items() if k[2] for _ in range(args.reps)]
+    print(f"{len(kinds)} kinds of run, {args.reps} × {args.steps} and {3 * args.steps} steps, 2 processes of 1 thread "
           f"(allocator: {', '.join(ALLOCATOR)})", flush=True)
     with worker_environment(), mp.get_context("spawn").Pool(2) as pool:
-        pool.map(timed, [(probe or jobs[-1][0], 0)] * 2)   # warm-up: imports, the corpus, the page cache
+        pool.map(timed, [(trained[0], 0)] * 2)   # warm-up: imports, the corpus, the page cache
         times = pool.map(timed, jobs)
-    by_name: dict[str, list[float]] = {}
-    for (name, steps), t in zip(jobs, times):
-        by_name.setdefault(name if steps else "(probe)", []).append(t)
-    fixed = statistics.median(by_name[probe or "(probe)"])
-    per_step = {}
+    by_job: dict[tuple[str, int], list[float]] = {}
+    for job, t in zip(jobs, times):
+        by_job.setdefault(job, []).append(t)
+    probe_s = statistics.median(t for (n, steps), ts in by_job.items() if steps == 0 for t in ts)
+    per_step, fixed = {}, {}
     for k, name in kinds.items():
-        ts = by_name[name]
-        if not k[2]:
-            per_step[k] = (statistics.median(ts) - fixed) / args.steps
-            print(f"  {name:<34} {k[0]:>2} layers{' traced' if k[1] else '':<7} "
-                  f"{1000 * per_step[k]:6.1f} ms/step (median of {len(ts)}, {min(ts):.1f}–{max(ts):.1f} s)")
-    print(f"  a run that trains nothing: {fixed:.1f} s (median)")
+        if k[2]:
+            continue
+        short, long = (statistics.median(by_job[(name, s)]) for s in (args.steps, 3 * args.steps))
+        per_step[k] = (long - short) / (2 * args.steps)
+        fixed[k] = short - args.steps * per_step[k]
+        print(f"  {name:<34} {k[0]:>2} layers{' traced' if k[1] else '':<7} {1000 * per_step[k]:6.1f} ms/step, "
+              f"{fixed[k]:.1f} s fixed (medians of {args.reps}: {short:.1f} s and {long:.1f} s)")
+    print(f"  a run that only probes its initialization: {probe_s:.1f} s (median)")
     chapters: dict[str, float] = {}
     for name in exp.runs:
         cfg = exp.config(name)
-        est = fixed + (0 if cfg.max_steps == 0 else per_step[kind(cfg)] * cfg.max_steps)
+        est = probe_s if cfg.max_steps == 0 else fixed[kind(cfg)] + per_step[kind(cfg)] * cfg.max_steps
         chapter = name.split("_")[0] if name.startswith("c8") else "c4"
         chapters[chapter] = chapters.get(chapter, 0.0) + est * len(exp.seeds)
     for chapter, total in chapters.items():
