@@ -20,7 +20,7 @@ EXPERIMENTS = "models/experiments.json"
 FORMULAS = "course/common/formulas.py"
 
 
-def computed(formula: Words, *sources: str) -> Computed:
+def computed(formula: Words, *sources: Words) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 

@@ -31,13 +31,13 @@ class Computed(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["computed"] = "computed"
     formula: Words
-    sources: list[str]
+    sources: list[Words]   # a file name, or a file with what of it was read, in both languages
 
     def describe(self, lang: str) -> str:
-        formula = in_lang(self.formula, lang)
+        formula, sources = in_lang(self.formula, lang), [in_lang(s, lang) for s in self.sources]
         if lang == "zh":
-            return f"计算：{formula}；来源：{'、'.join(self.sources)}"
-        return f"Computed: {formula}; from {', '.join(self.sources)}"
+            return f"计算：{formula}；来源：{'、'.join(sources)}"
+        return f"Computed: {formula}; from {', '.join(sources)}"
 
 
 class Measured(BaseModel):

@@ -195,7 +195,8 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
     reg.add("models.anchor.ratio", r, fixed(r, 2), computed("intermediate_size / hidden_size",
                                                              anchor_source("intermediate_size")))
     gated.append(r)   # the anchor's row is gated too: the count and the range are over the table's rows
-    src = f"{FRONTIER} and {ANCHOR} (dense FFNs of gated models, the anchor included)"
+    src = {"zh": f"{FRONTIER} 和 {ANCHOR}（门控模型的稠密 FFN，锚点模型也算在内）",
+           "en": f"{FRONTIER} and {ANCHOR} (dense FFNs of gated models, the anchor included)"}
     reg.add("models.gated.count", len(gated), integer(len(gated)),
             computed({"zh": "表中用门控 FFN 的行，锚点模型也算在内", "en": "rows of the table with a gated FFN, the anchor's included"}, src))
     reg.add("models.gated.ratio_min", min(gated), fixed(min(gated), 2) + "d", computed({"zh": "最小的 ffn_width / hidden_size", "en": "smallest ffn_width / hidden_size"}, src))
@@ -264,7 +265,7 @@ def add_activations(reg: Scope) -> None:
         fn = f.ACTIVATIONS[name]
         at = min(xs, key=fn)
         reg.add(f"act.{name}_min", fn(at), fixed(fn(at), 3), computed({"zh": f"{name} 在 [−3, 0] 上扫描得到的最小值", "en": f"min of {name} over a scan of [−3, 0]"}, FORMULAS))
-        reg.add(f"act.{name}_argmin", at, fixed(at, 2), computed(f"where {name} is smallest", FORMULAS))
+        reg.add(f"act.{name}_argmin", at, fixed(at, 2), computed({"zh": f"{name} 取最小值的 x", "en": f"where {name} is smallest"}, FORMULAS))
     gap = f.largest_gap(f.gelu_tanh, f.gelu_exact, *GAP_SCAN)
     reg.add("act.gelu_tanh_gap", gap, significant(gap, 2),
             computed({"zh": "[−6, 6] 上 |tanh 近似 − x·Φ(x)| 的最大值", "en": "max |tanh approximation − x·Φ(x)| over [−6, 6]"}, FORMULAS))

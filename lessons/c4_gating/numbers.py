@@ -160,7 +160,8 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config"}] + rows,
              computed({"zh": "锚点模型，然后是每个记录了 attn_output_gate 的模型，从早到晚", "en": "the anchor, then every model that records attn_output_gate, oldest first"}, ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
-    src = f"{FRONTIER} (attn_output_gate of every model that records it), {ANCHOR}"
+    src = {"zh": f"{FRONTIER}（每个记录了 attn_output_gate 的模型）、{ANCHOR}",
+           "en": f"{FRONTIER} (attn_output_gate of every model that records it), {ANCHOR}"}
     reg.add("output_gate.gated", yes, integer(yes),
             computed({"zh": "注意力输出加门的锚点模型和对照模型", "en": "the anchor and the frontier models whose attention output is gated"}, src))
     inferred = sum(gate_evidence(m) == "inferred" for m in stated)
@@ -359,10 +360,20 @@ def add_clamp_divergence(reg: Scope, results: Results) -> None:
         if c.curves.step != b.curves.step:
             return
         gaps.append(max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)))
-    spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2),
-                provenance(clamp, {"zh": f"{CLAMP_RUN} 与 {BASELINE}（同一种子）：各步训练损失之差的最大绝对值（curves.train_loss）",
-                                   "en": f"{CLAMP_RUN} against {BASELINE}, the same seed: the largest |difference| of "
-                                         f"their training losses over the logged steps (curves.train_loss)"}))
+    prov = provenance(clamp, {"zh": f"{CLAMP_RUN} 与 {BASELINE}（同一种子）：各步训练损失之差的最大绝对值（curves.train_loss）",
+                              "en": f"{CLAMP_RUN} against {BASELINE}, the same seed: the largest |difference| of "
+                                    f"their training losses over the logged steps (curves.train_loss)"})
+    spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2), prov)
+    # the seed whose two runs stay closest, with its own clamp count (both from that one seed), and the others
+    quiet = min(range(len(gaps)), key=gaps.__getitem__)
+    total = sum(clamp[quiet].curves.clamped_gate) + sum(clamp[quiet].curves.clamped_up)
+    reg.add("clamp.quiet.seed", clamp[quiet].config.seed, str(clamp[quiet].config.seed), prov)
+    reg.add("clamp.quiet.total", total, integer(total), prov)
+    reg.add("clamp.quiet.train_loss_gap", gaps[quiet], significant(gaps[quiet], 2), prov)
+    others = sorted(g for i, g in enumerate(gaps) if i != quiet)
+    reg.add("clamp.others.seeds", len(others), integer(len(others)), prov)
+    reg.add("clamp.others.train_loss_gap.min", others[0], significant(others[0], 2), prov)
+    reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), prov)
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

@@ -25,8 +25,10 @@ NUMBERS = f"{HERE}/numbers.py"
 TWINS = "course/common/twins.py"
 # Where the MTP layer's five hidden-size norms come from: no config key counts them. The checkpoint's
 # mtp.* tensors (15 in all, model-configs/SOURCES.md §1) and the serving code's MTP module name them.
-MTP_CODE = ("the MTP module of the serving code (vLLM qwen3_5_mtp.py: pre_fc_norm_embedding, pre_fc_norm_hidden, "
-            "layers[0].input_layernorm, layers[0].post_attention_layernorm, norm) and the checkpoint's mtp.* tensors")
+_MTP_NORMS = ("pre_fc_norm_embedding, pre_fc_norm_hidden, layers[0].input_layernorm, "
+              "layers[0].post_attention_layernorm, norm")
+MTP_CODE = {"zh": f"推理代码的 MTP 模块（vLLM qwen3_5_mtp.py：{_MTP_NORMS}）和检查点的 mtp.* 张量",
+            "en": f"the MTP module of the serving code (vLLM qwen3_5_mtp.py: {_MTP_NORMS}) and the checkpoint's mtp.* tensors"}
 
 # The lesson's 4-d teaching vector and the two operations its playground offers.
 TEACHING_VECTOR = [1.0, 2.0, 3.0, 6.0]
@@ -114,7 +116,7 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
                      anchor_source("rms_norm_eps"), FORMULAS))
     # which ε the compared models use (the lesson's "why 1e−6 and not 0")
     eps = f.eps_counts([m.norm_eps for m in inputs.frontier.models])
-    src = f"{FRONTIER} (norm_eps of every model that states one)"
+    src = {"zh": f"{FRONTIER}（每个给出 norm_eps 的模型）", "en": f"{FRONTIER} (norm_eps of every model that states one)"}
     n_eps = sum(eps.values())
     reg.add("eps.models", n_eps, integer(n_eps), computed({"zh": "给出 norm_eps 的模型数", "en": "models with a norm_eps"}, src, FORMULAS))
     for name, value, zh in (("smallest", min(eps), "最小"), ("largest", max(eps), "最大")):

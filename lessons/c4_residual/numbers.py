@@ -156,11 +156,13 @@ def add_simulator(reg: Scope) -> None:
 
 def add_growth(reg: Scope) -> None:
     g = twins.growth()
-    where = (f"{HERE}/twins.py growth() over {TWINS} (simulate, seed {SIM.seed}, N = {SIM.layers_max}, "
-             f"gain {g.gain}, residual on, no norm, no write-back scaling)")
+    where = {"zh": (f"{HERE}/twins.py 的 growth()，基于 {TWINS}（simulate，种子 {SIM.seed}，N = {SIM.layers_max}，"
+                    f"增益 {g.gain}，有残差，无归一化，写回不缩放）"),
+             "en": (f"{HERE}/twins.py growth() over {TWINS} (simulate, seed {SIM.seed}, N = {SIM.layers_max}, "
+                    f"gain {g.gain}, residual on, no norm, no write-back scaling)")}
     # whole curves, for the widget: their text says what they hold rather than listing every value
-    for key, values, what in (("sim_stream", g.stream, "the stream's RMS after n = 0 … N writes"),
-                              ("sim_write", g.write, "the RMS of write n = 1 … N")):
+    for key, values, what in (("sim_stream", g.stream, {"zh": "写入 n = 0 … N 次后残差流的 RMS", "en": "the stream's RMS after n = 0 … N writes"}),
+                              ("sim_write", g.write, {"zh": "第 n = 1 … N 次写入的 RMS", "en": "the RMS of write n = 1 … N"})):
         reg.add(f"growth.{key}", values, {"zh": f"{integer(len(values))} 个值", "en": f"{integer(len(values))} values"},
                 computed(what, where))
     for name, n in (("at_default", SIM.default_layers), ("at_max", SIM.layers_max)):
@@ -342,7 +344,7 @@ def add_measured(reg: Scope, results: Results) -> None:
                     provenance(rs, {"zh": f"{BASELINE}，第 {SPLIT_STEP} 步的验证损失",
                                     "en": f"{BASELINE}, validation loss at step {SPLIT_STEP}"}))
         reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP),
-                computed({"zh": "第 1 课读分裂用的验证步", "en": "the validation step at which lesson 1 reads the split"},
+                computed({"zh": "FFN 一课读 GELU 4d 分裂所用的验证步", "en": "the validation step at which the FFN lesson reads GELU 4d's split"},
                          NUMBERS))
     # how many times its top-of-stream RMS grows from init to the end of training, per seed
     for key, run in (("baseline", BASELINE), ("no_scaling", NO_SCALING)):
