@@ -21,8 +21,9 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 
 class ArticleText(HTMLParser):
     """The text of a page's article a reader reads as prose: not its title (the page's own name), code,
-    formulas, navigation, or the text of a cross-reference link."""
-    SKIP = {"script", "style", "code", "pre", "nav", "h1", "svg", "template"}
+    formulas, navigation, the text of a cross-reference link, or an abbreviation spelled out in its title
+    (<abbr title="Colossal Clean Crawled Corpus">C4</abbr> is a corpus, not the chapter)."""
+    SKIP = {"script", "style", "code", "pre", "nav", "h1", "svg", "template", "abbr"}
 
     def __init__(self):
         super().__init__()
@@ -67,7 +68,8 @@ def article_text(html: str) -> str:
 
 def test_the_detector_finds_bare_mentions_and_passes_references():
     html = ('<article><h1>C4 一个 Transformer 块</h1><p>见 C8 第 2 课。</p><p>See lesson 3, or '
-            '<a class="xref" href="x">C11 Linear attention (planned)</a>.</p><code>c8_postln_lr1e-3</code></article>')
+            '<a class="xref" href="x">C11 Linear attention (planned)</a>.</p><code>c8_postln_lr1e-3</code>'
+            '<p>the <abbr title="Colossal Clean Crawled Corpus">C4</abbr> corpus</p></article>')
     found = bare_mentions(article_text(html))
     assert len(found) == 3 and not any("C11" in f and "planned" in f for f in found)
 

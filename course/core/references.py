@@ -195,6 +195,9 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
         name = ch.title[lang] if ch.side else f"{ch.id.upper()} {ch.title[lang]}"
         out.append(f"## {name} {{#{map_anchor(ch.id)} .map-chapter}}\n")
         out.append(f"*{status}{t['stop']}* {ch.question[lang]}\n")
+        if not target.written and deferrals.get(ch.id):   # pages that defer to a planned chapter as a whole
+            out.append(f"{t['deferred_by'][:1].upper()}{t['deferred_by'][1:]}{t['colon']}"
+                       f"{_deferring_pages(ch.id, deferrals, t, link)}{t['stop']}\n")
         for lesson in ch.lessons:
             lt = refs.target(lesson.id)
             label = html.escape(refs.label(lt, lang, ch.id))
@@ -213,12 +216,15 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
     return "\n".join(out)
 
 
+def _deferring_pages(ref: str, deferrals: dict, t: dict, link) -> str:
+    return t["comma"].join(f'<a class="xref" href="{link(page)}">{html.escape(title)}</a>'
+                           for title, page in deferrals.get(ref, []))
+
+
 def _deferred(ref: str, deferrals: dict, t: dict, link) -> str:
-    pages = deferrals.get(ref, [])
-    if not pages:
+    if not deferrals.get(ref):
         return ""
-    shown = t["comma"].join(f'<a href="{link(page)}">{html.escape(title)}</a>' for title, page in pages)
-    return f"{t['semi']}{t['deferred_by']}{t['colon']}{shown}"
+    return f"{t['semi']}{t['deferred_by']}{t['colon']}{_deferring_pages(ref, deferrals, t, link)}"
 
 
 def find_references(text: str) -> list[str]:

@@ -152,7 +152,7 @@ class Site:
                 expand(text, ctx)
                 title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), p.src_uri)
                 title = re.sub(r"<!--.*?-->", "", title).strip()
-                page = p.src_uri.removesuffix(".md").removesuffix(".en")
+                page = re.sub(r"(\.en)?\.(md|ipynb)$", "", p.src_uri)   # a notebook is a page too
                 for ref in dict.fromkeys(ctx.refs_used):
                     self.deferrals.setdefault(ctx.lang, {}).setdefault(ref, []).append((title, page))
         finally:

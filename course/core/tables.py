@@ -6,6 +6,7 @@ import html
 
 from course.core.claims import load_claims
 from course.core.errors import ShortcodeError
+from course.core.references import course_map_markdown
 
 LABELS = {
     "zh": {"key": "键", "text": "显示", "kind": "类别", "source": "来源", "defined": "定义于",
@@ -64,7 +65,13 @@ def numbers_appendix(ctx) -> str:
             f'<th scope="col">{lab["kind"]}</th><th scope="col">{lab["source"]}</th>'
             f'<th scope="col">{lab["defined"]}</th></tr></thead>')
     parts, total = [], 0
+    by_ns = {u.namespace: u for u in ctx.units.lessons if u.namespace}
     for gid, title, subs in number_groups(ctx.registry, ctx.units, lang, ctx.used_keys):
+        # a lesson's group is headed by the reference's words (chapter and lesson, as every other page names
+        # it); not a link, since a link inside a summary would be a control inside a control
+        ref = by_ns[gid].ref if gid in by_ns else None
+        heading = (f'<span class="xref" data-ref="{e(ref)}">{e(ctx.refs.label(ctx.refs.target(ref), lang, None))}</span>'
+                   if ref and ctx.refs is not None else e(title))
         count = sum(len(rows) for _, rows in subs)
         total += count
         inner = []
@@ -78,7 +85,7 @@ def numbers_appendix(ctx) -> str:
                          f'<span class="na-count">({len(rows)})</span></summary>'
                          f'<table class="na-table">{head}<tbody>{body}</tbody></table></details>')
         parts.append(f'<details class="na-group" id="numbers-{e(gid)}"><summary>'
-                     f'{e(lab["group"].format(title=title, n=count))}</summary>{"".join(inner)}</details>')
+                     f'{lab["group"].format(title=heading, n=count)}</summary>{"".join(inner)}</details>')
     tool = (f'<div class="na-tools" hidden><label for="na-filter-{lang}">{lab["filter"]}</label>'
             f'<input type="search" id="na-filter-{lang}" class="na-filter" placeholder="{e(lab["placeholder"])}" '
             f'autocomplete="off" spellcheck="false">'
@@ -102,7 +109,6 @@ def measured_notes(ctx) -> str:
 
 def course_map(ctx) -> str:
     """Every chapter, lesson and topic of the course map, written or planned, with the pages deferring to each."""
-    from course.core.references import course_map_markdown
     if ctx.refs is None:
         raise ShortcodeError("table:course-map needs the course map")
     return course_map_markdown(ctx.refs, ctx.lang, ctx.deferrals, ctx.link)
