@@ -26,12 +26,12 @@ T = {
     "zh": {"step": "训练步数", "update": "第几次更新", "loss": "验证损失（nats/字）", "unigram": "一元（字频）模型的损失",
            "depth": "层数", "w2": "最后一个块 FFN 输出矩阵的梯度范数", "raw": "直接测得", "matched": "乘以输出层所读残差流的 RMS",
            "update_norm": "这次更新的大小 ‖Δθ‖", "ratio": "最底层块 ÷ 最顶层块的梯度范数", "seed": "种子",
-           "predicted": "每个参数都移动一个学习率时的 ‖Δθ‖", "four": "4 层", "twelve": "12 层", "none": "（结果尚未提交）"},
+           "predicted": "学习率 × √参数个数", "four": "4 层", "twelve": "12 层", "none": "（结果尚未提交）"},
     "en": {"step": "step", "update": "update", "loss": "validation loss (nats/char)", "unigram": "unigram loss",
            "depth": "layers", "w2": "gradient norm of the last block's FFN output matrix", "raw": "as measured",
            "matched": "times the RMS of the stream the output layer reads", "update_norm": "size of the update ‖Δθ‖",
            "ratio": "bottom block's gradient norm ÷ top block's", "seed": "seed",
-           "predicted": "‖Δθ‖ if every parameter moves by the learning rate", "four": "4 layers", "twelve": "12 layers",
+           "predicted": "lr × √(parameters)", "four": "4 layers", "twelve": "12 layers",
            "none": " (results not committed yet)"},
 }
 
@@ -188,12 +188,12 @@ def update_size(results: Results, lang: str) -> dict:
                          height=520, legend={"orientation": "h", "y": -0.25})
     names = ("、" if lang == "zh" else ", ").join(run_label(results, r, lang) for r in present)
     alt = (f"折线图：4 层模型前 {n} 次更新中，每次更新所有参数的变化量 ‖Δθ‖（对数纵轴，每个种子一条线）：{names}。"
-           "灰色长虚线是假设每个参数都恰好移动一个当步学习率时的 ‖Δθ‖，即学习率乘以参数个数的平方根。"
+           "每组运行各有一条同色的长虚线：假设每个参数都恰好移动一个当步学习率时的 ‖Δθ‖，即学习率乘以参数个数的平方根。"
            if lang == "zh" else
            f"Line chart: for the 4-layer model's first {n} updates, the change of all parameters in each update, ‖Δθ‖ "
-           f"(log scale, one line per seed): {names}. The grey long dashes are the ‖Δθ‖ every parameter moving by "
-           "exactly that update's learning rate would give: the learning rate times the square root of the number "
-           "of parameters.")
+           f"(log scale, one line per seed): {names}. Each run has a long-dashed line in its colour: the ‖Δθ‖ every "
+           "parameter moving by exactly that update's learning rate would give, the learning rate times the square "
+           "root of the number of parameters.")
     return {"data": data, "layout": layout, "alt": alt}
 
 

@@ -16,9 +16,10 @@
       var k = el.querySelector(".katex-display > .katex");
       if (!k) return;
       k.style.fontSize = "";
-      var room = el.clientWidth, need = k.scrollWidth;
+      // the box's own scroll width counts too: the display block's margins can overflow where the formula fits
+      var room = el.clientWidth, need = Math.max(k.scrollWidth, el.scrollWidth);
       if (need > room) k.style.fontSize = Math.max(0.7, room / need) * 100 + "%";
-      var scrolls = k.scrollWidth > el.clientWidth + 1, tex = el.querySelector("annotation");
+      var scrolls = Math.max(k.scrollWidth, el.scrollWidth) > el.clientWidth + 1, tex = el.querySelector("annotation");
       el.classList.toggle("math-scroll", scrolls);
       if (scrolls) {
         el.setAttribute("tabindex", "0");
@@ -35,6 +36,8 @@
       if (el.textContent.indexOf("\\(") >= 0) renderMathInElement(el, opts);
     });
     fit();
+    // KaTeX's fonts may arrive after the first measurement and widen a formula: measure again then
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
   });
   window.addEventListener("resize", function () { requestAnimationFrame(fit); });
 })();
