@@ -39,8 +39,8 @@ $(AXE): package.json package-lock.json   ## axe-core, for the accessibility test
 	npm ci --silent --no-audit --no-fund
 	@touch $@
 
-test: $(STAMP) browser $(AXE)   ## the whole test suite
-	$(PY) -m pytest -q
+test: $(STAMP) browser $(AXE)   ## the whole test suite; lists its 25 slowest tests, where time goes
+	$(PY) -m pytest -q --durations=25
 
 check: $(STAMP)                 ## the fast tier: no site build, no browser, no training, nothing beside the project
 	$(PY) -m pytest -q -m "not build and not browser and not shared and not slow"

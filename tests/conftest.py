@@ -229,7 +229,10 @@ class Visit:
         page.route("**/*", route)
 
     def goto(self, path: str):
-        self.page.goto(self.base + "/" + path.lstrip("/"), wait_until="networkidle")
+        # "networkidle" alone can come while the parser is still compiling plotly.js (no request for 500 ms on a
+        # slow machine), before DOMContentLoaded has built the widgets: wait for the load event first.
+        self.page.goto(self.base + "/" + path.lstrip("/"), wait_until="load")
+        self.page.wait_for_load_state("networkidle")
         return self.page
 
     def check_clean(self):

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT, SESSION_BUILD, run_build
-from project_copy import copy_project, edit_json
+from project_copy import edit_json
 
 PROBE = """import json, sys, time
 from pathlib import Path
@@ -120,10 +120,10 @@ def test_each_notebook_reruns_only_when_what_it_read_changes(probes):
         assert not any(c.get("outputs") for c in json.loads((root / f"docs/lab/{name}.ipynb").read_text())["cells"])
 
 
-def test_an_edit_the_lessons_notebook_does_not_read_leaves_it_executed(tmp_path, site_dir):
+def test_an_edit_the_lessons_notebook_does_not_read_leaves_it_executed(project_copy):
     """The anchor's FFN width feeds many numbers (the ledger, the FFN lesson), none of which the
     normalization notebook reads."""
-    root = copy_project(tmp_path / "project")  # with the session's registry and executed notebooks
+    root = project_copy()  # with the session's registry and executed notebooks
     edit_json(root / "data/anchor-model.json", lambda d: d["config"]["text_config"].update(intermediate_size=16384))
     r = run_build(root, "--no-site", *SESSION_BUILD)
     assert r.returncode == 0, r.stderr
