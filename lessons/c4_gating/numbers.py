@@ -360,20 +360,27 @@ def add_clamp_divergence(reg: Scope, results: Results) -> None:
         if c.curves.step != b.curves.step:
             return
         gaps.append(max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)))
-    prov = provenance(clamp, {"zh": f"{CLAMP_RUN} 与 {BASELINE}（同一种子）：各步训练损失之差的最大绝对值（curves.train_loss）",
-                              "en": f"{CLAMP_RUN} against {BASELINE}, the same seed: the largest |difference| of "
-                                    f"their training losses over the logged steps (curves.train_loss)"})
-    spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2), prov)
+    gap_words = {"zh": f"{CLAMP_RUN} 与 {BASELINE}（同一种子）：各步训练损失之差的最大绝对值（curves.train_loss）",
+                 "en": f"{CLAMP_RUN} against {BASELINE}, the same seed: the largest |difference| of their training "
+                       f"losses over the logged steps (curves.train_loss)"}
+    spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2), provenance(clamp, gap_words))
     # the seed whose two runs stay closest, with its own clamp count (both from that one seed), and the others
     quiet = min(range(len(gaps)), key=gaps.__getitem__)
+    one, rest = [clamp[quiet]], [c for i, c in enumerate(clamp) if i != quiet]
     total = sum(clamp[quiet].curves.clamped_gate) + sum(clamp[quiet].curves.clamped_up)
-    reg.add("clamp.quiet.seed", clamp[quiet].config.seed, str(clamp[quiet].config.seed), prov)
-    reg.add("clamp.quiet.total", total, integer(total), prov)
-    reg.add("clamp.quiet.train_loss_gap", gaps[quiet], significant(gaps[quiet], 2), prov)
+    reg.add("clamp.quiet.seed", clamp[quiet].config.seed, str(clamp[quiet].config.seed),
+            provenance(one, {"zh": f"{CLAMP_RUN} 与 {BASELINE} 训练损失相差最小的种子",
+                             "en": f"the seed in which {CLAMP_RUN} and {BASELINE} stay closest"}))
+    reg.add("clamp.quiet.total", total, integer(total),
+            provenance(one, {"zh": f"{CLAMP_RUN}：截断在整个训练中改动的元素总数（curves.clamped_gate 与 curves.clamped_up 之和）",
+                             "en": f"{CLAMP_RUN}: the entries the clamp changed over the whole run "
+                                   f"(curves.clamped_gate plus curves.clamped_up)"}))
+    reg.add("clamp.quiet.train_loss_gap", gaps[quiet], significant(gaps[quiet], 2), provenance(one, gap_words))
     others = sorted(g for i, g in enumerate(gaps) if i != quiet)
-    reg.add("clamp.others.seeds", len(others), integer(len(others)), prov)
-    reg.add("clamp.others.train_loss_gap.min", others[0], significant(others[0], 2), prov)
-    reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), prov)
+    rest_prov = provenance(rest, gap_words)
+    reg.add("clamp.others.seeds", len(others), integer(len(others)), rest_prov)
+    reg.add("clamp.others.train_loss_gap.min", others[0], significant(others[0], 2), rest_prov)
+    reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), rest_prov)
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

@@ -27,7 +27,7 @@ TWINS = "course/common/twins.py"
 # mtp.* tensors (15 in all, model-configs/SOURCES.md §1) and the serving code's MTP module name them.
 _MTP_NORMS = ("pre_fc_norm_embedding, pre_fc_norm_hidden, layers[0].input_layernorm, "
               "layers[0].post_attention_layernorm, norm")
-MTP_CODE = {"zh": f"推理代码的 MTP 模块（vLLM qwen3_5_mtp.py：{_MTP_NORMS}）和检查点的 mtp.* 张量",
+MTP_CODE = {"zh": f"推理代码的 MTP 模块（vLLM qwen3_5_mtp.py：{_MTP_NORMS.replace(', ', '、')}）和检查点的 mtp.* 张量",
             "en": f"the MTP module of the serving code (vLLM qwen3_5_mtp.py: {_MTP_NORMS}) and the checkpoint's mtp.* tensors"}
 
 # The lesson's 4-d teaching vector and the two operations its playground offers.
