@@ -173,7 +173,8 @@ def add_margins(scope: Scope) -> None:
 
 def provenance(runs: list[RunResult], what: Words) -> Measured:
     seeds = "/".join(str(r.config.seed) for r in runs)
-    run = {"zh": f"{in_lang(what, 'zh')}，种子 {seeds}", "en": f"{in_lang(what, 'en')}, seeds {seeds}"}
+    run = {"zh": f"{in_lang(what, 'zh')}，种子 {seeds}",
+           "en": f"{in_lang(what, 'en')}, {'seed' if len(runs) == 1 else 'seeds'} {seeds}"}
     last = newest(runs)
     return Measured(run=run, device=trained_on(runs), date=last.provenance.date, commit=last.provenance.commit)
 
