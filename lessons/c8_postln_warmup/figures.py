@@ -180,14 +180,17 @@ def update_size(results: Results, lang: str) -> dict:
     for run in present:
         r = results.runs[run][0]
         schedules.setdefault(tuple(r.curves.lr[s - 1] for s in r.trace.step), r)
-    for r in schedules.values():
+    reference = []   # drawn first, so no seed's line is hidden under them
+    for i, r in enumerate(schedules.values()):
+        dash = ("longdash", "longdashdot")[i % 2]   # no seed's line uses either (DASH)
         steps = r.trace.step
         warmup = (f"预热 {r.config.warmup_steps} 步" if lang == "zh" else f"{r.config.warmup_steps} warmup steps") \
             if r.config.warmup_steps else ("不预热" if lang == "zh" else "no warmup")
-        data.append({"type": "scatter", "mode": "lines", "x": steps,
-                     "y": [f.first_update_norm(r.curves.lr[s - 1], r.parameters) for s in steps],
-                     "name": f"{t['predicted']} · {warmup}",
-                     "line": {"color": REFERENCE_COLOR, "dash": "longdash", "width": 3}, "hoverinfo": "name"})
+        reference.append({"type": "scatter", "mode": "lines", "x": steps,
+                          "y": [f.first_update_norm(r.curves.lr[s - 1], r.parameters) for s in steps],
+                          "name": f"{t['predicted']} · {warmup}",
+                          "line": {"color": REFERENCE_COLOR, "dash": dash, "width": 3}, "hoverinfo": "name"})
+    data = reference + data
     n = len(results.runs[present[0]][0].trace.step) if present else 0
     title = (f"前 {n} 次更新中每一次的大小" if lang == "zh" else f"The size of each of the first {n} updates")
     layout = base_layout(title + ("" if present else t["none"]), xaxis={"title": {"text": t["update"]}},
@@ -195,10 +198,10 @@ def update_size(results: Results, lang: str) -> dict:
                          height=520, legend={"orientation": "h", "y": -0.25})
     names = ("、" if lang == "zh" else ", ").join(run_label(results, r, lang) for r in present)
     alt = (f"折线图：4 层模型前 {n} 次更新中，每次更新所有参数的变化量 ‖Δθ‖（对数纵轴，每个种子一条线）：{names}。"
-           "灰色粗长虚线，每种预热设置一条（两组不预热的运行共用一条）：假设每个参数都恰好移动一个当步学习率时的 ‖Δθ‖，即学习率乘以参数个数的平方根。"
+           "灰色粗虚线每种预热设置一条（两组不预热的运行共用一条），画的是假设每个参数都恰好移动一个当步学习率时的 ‖Δθ‖，即学习率乘以参数个数的平方根。"
            if lang == "zh" else
            f"Line chart: for the 4-layer model's first {n} updates, the change of all parameters in each update, ‖Δθ‖ "
-           f"(log scale, one line per seed): {names}. The thick grey long dashes, one per warmup setting (the two runs "
+           f"(log scale, one line per seed): {names}. The thick grey dashed lines, one per warmup setting (the two runs "
            "without warmup share one), are the ‖Δθ‖ every parameter moving by exactly that update's learning rate "
            "would give: the learning rate times the square root of the number of parameters.")
     return {"data": data, "layout": layout, "alt": alt}
