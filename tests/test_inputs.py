@@ -145,13 +145,13 @@ def test_bad_input_stops_the_stage_that_reads_it_with_one_clear_message(data_cop
 
 
 @pytest.mark.parametrize("label,rel,damage,expected", PAGES, ids=[b[0] for b in PAGES])
-def test_a_page_naming_something_unknown_fails_with_the_page_and_the_name(reg, units, data_copy, label, rel, damage,
-                                                                         expected):
+def test_a_page_naming_something_unknown_fails_with_the_page_and_the_name(reg, units, built, data_copy, label, rel,
+                                                                         damage, expected):
     from course.core.errors import ShortcodeError
     from course.core.references import build_references, load_course_map
     from course.core.site import Site
     from course.project import project_at
-    project = project_at(ROOT)
+    project = project_at(built)   # the session's built project: its figures exist (a fresh clone has none)
     written = {ref: page for u in units.all for ref, page in u.written_refs().items()}
     refs = build_references(load_course_map(project.paths.course_map), written, project.paths.docs)
     site = Site(project, units, reg, refs)

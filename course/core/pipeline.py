@@ -88,11 +88,11 @@ class Pipeline:
         return h.hexdigest()
 
     def key(self, stage: str, options: Options, reads: Reads) -> str:
-        both = Reads()
-        both.add(self._discovered[1])
-        both.add(reads)
+        """The stage's key from the reads its record holds (the files discovering the units read are merged
+        into the record when it is written): which process computes it, and what that process imported
+        before, cannot change it."""
         parts = [stage, self._policy_for(stage, options), self.code_key(stage),
-                 fingerprint(self.project.paths.root, both)]
+                 fingerprint(self.project.paths.root, reads)]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     @staticmethod
@@ -141,6 +141,7 @@ class Pipeline:
             on_start(stage)
             with recorder(self.project.paths.root).recording() as reads:
                 note = getattr(self, f"run_{stage}")(options)
+            reads.add(self._discovered[1])
             self.ran.append(stage)
             state = self.read_state()
             state[name] = {"key": self._stage_key(stage, options, reads), "reads": reads.as_json(), "note": note}
