@@ -41,11 +41,14 @@ def run_label(results: Results, run: str, lang: str) -> str:
     parts = ["Post-LN" if cfg.norm_placement == "post" else "Pre-Norm"]
     if cfg.n_layer != 4:
         parts.append(f"{cfg.n_layer} 层" if lang == "zh" else f"{cfg.n_layer} layers")
-    if cfg.warmup_steps:
-        parts.append(f"预热 {cfg.warmup_steps} 步" if lang == "zh" else f"{cfg.warmup_steps} warmup steps")
-    else:
-        parts.append("不预热" if lang == "zh" else "no warmup")
+    parts.append(warmup_label(cfg, lang))
     return ("，" if lang == "zh" else ", ").join(parts)
+
+
+def warmup_label(cfg, lang: str) -> str:
+    if cfg.warmup_steps:
+        return f"预热 {cfg.warmup_steps} 步" if lang == "zh" else f"{cfg.warmup_steps} warmup steps"
+    return "不预热" if lang == "zh" else "no warmup"
 
 
 PLACEMENT_LABELS = {
@@ -184,11 +187,9 @@ def update_size(results: Results, lang: str) -> dict:
     for i, r in enumerate(schedules.values()):
         dash = ("longdash", "longdashdot")[i % 2]   # no seed's line uses either (DASH)
         steps = r.trace.step
-        warmup = (f"预热 {r.config.warmup_steps} 步" if lang == "zh" else f"{r.config.warmup_steps} warmup steps") \
-            if r.config.warmup_steps else ("不预热" if lang == "zh" else "no warmup")
         reference.append({"type": "scatter", "mode": "lines", "x": steps,
                           "y": [f.first_update_norm(r.curves.lr[s - 1], r.parameters) for s in steps],
-                          "name": f"{t['predicted']} · {warmup}",
+                          "name": f"{t['predicted']} · {warmup_label(r.config, lang)}",
                           "line": {"color": REFERENCE_COLOR, "dash": dash, "width": 3}, "hoverinfo": "name"})
     data = reference + data
     n = len(results.runs[present[0]][0].trace.step) if present else 0
