@@ -1,9 +1,11 @@
 """The warmup lesson's figures, from the committed results of every seed: the gradient at initialization
 against depth (the depth probes), the validation loss of the warmup sweep and of the 12-layer runs, the
-size of each of the first updates, and how the bottom block's gradient compares with the top block's
-over those updates. Runs whose seeds behave differently (some stall, some train) are drawn seed by seed,
+size of each of the first updates, how the bottom block's gradient compares with the top block's over
+those updates, and every block's gradient over them. Runs whose seeds behave differently (some stall, some train) are drawn seed by seed,
 never as a mean: a mean of a stalled and a trained seed is a curve no run followed."""
 from __future__ import annotations
+
+import math
 
 from course.common.measured import Results
 from course.core.figures import BUTTON_STYLE, REFERENCE_COLOR, base_layout
@@ -26,12 +28,14 @@ T = {
     "zh": {"step": "训练步数", "update": "第几次更新", "loss": "验证损失（nats/字）", "unigram": "一元（字频）模型的损失",
            "depth": "层数", "w2": "最后一个块 FFN 输出矩阵的梯度范数", "raw": "直接测得", "matched": "乘以输出层所读残差流的 RMS",
            "update_norm": "这次更新的大小 ‖Δθ‖", "ratio": "最底层块 ÷ 最顶层块的梯度范数", "seed": "种子",
-           "predicted": "学习率 × √参数个数", "four": "4 层", "twelve": "12 层", "none": "（结果尚未提交）"},
+           "predicted": "学习率 × √参数个数", "block": "块（1 为最底层）", "grad": "梯度范数",
+           "block_hover": "第 %{x} 次更新之前，第 %{y} 块：%{customdata:.2e}", "four": "4 层", "twelve": "12 层", "none": "（结果尚未提交）"},
     "en": {"step": "step", "update": "update", "loss": "validation loss (nats/char)", "unigram": "unigram loss",
            "depth": "layers", "w2": "gradient norm of the last block's FFN output matrix", "raw": "as measured",
            "matched": "times the RMS of the stream the output layer reads", "update_norm": "size of the update ‖Δθ‖",
            "ratio": "bottom block's gradient norm ÷ top block's", "seed": "seed",
-           "predicted": "lr × √(parameters)", "four": "4 layers", "twelve": "12 layers",
+           "predicted": "lr × √(parameters)", "block": "block (1 = bottom)", "grad": "gradient norm",
+           "block_hover": "before update %{x}, block %{y}: %{customdata:.2e}", "four": "4 layers", "twelve": "12 layers",
            "none": " (results not committed yet)"},
 }
 
@@ -126,7 +130,7 @@ def depth_probe(results: Results, lang: str) -> dict:
     return {"data": data, "layout": layout, "alt": alt}
 
 
-# ---------------------------------------------------------------- 2. and 5. validation loss, seed by seed
+# ---------------------------------------------------------------- 2. and 6. validation loss, seed by seed
 
 def _loss_figure(results: Results, lang: str, runs, title: str, alt_runs: str) -> dict:
     t = T[lang]
@@ -243,5 +247,49 @@ def trace_grads(results: Results, lang: str) -> dict:
     return {"data": data, "layout": layout, "alt": alt}
 
 
+# ---------------------------------------------------------------- 5. every block's gradient over the first updates
+
+def _superscript(k: int) -> str:
+    return "10" + str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def trace_blocks(results: Results, lang: str) -> dict:
+    """One heatmap per traced run and seed (a menu picks one): update across, block up, the colour the block's
+    gradient norm before clipping on a log scale that every view shares, so that two views compare by colour."""
+    t = T[lang]
+    views = [(run, r) for run in _present(results, SWEEP + DEEP) if all(x.trace for x in results.runs[run])
+             for r in results.runs[run]]
+    logs = [math.log10(g) for _, r in views for step in r.trace.block_grad_norm for g in step if g]
+    lo, hi = (math.floor(min(logs)), math.ceil(max(logs))) if logs else (0, 1)
+    data, buttons = [], []
+    for i, (run, r) in enumerate(views):
+        grads = r.trace.block_grad_norm
+        blocks = list(range(1, len(grads[0]) + 1))
+        data.append({"type": "heatmap", "x": r.trace.step, "y": blocks, "visible": i == 0,
+                     "z": [[math.log10(step[b - 1]) if step[b - 1] else None for step in grads] for b in blocks],
+                     "customdata": [[step[b - 1] for step in grads] for b in blocks],
+                     "hovertemplate": t["block_hover"] + "<extra></extra>",
+                     "zmin": lo, "zmax": hi, "colorscale": "Viridis",
+                     "colorbar": {"title": {"text": t["grad"]}, "tickvals": list(range(lo, hi + 1)),
+                                  "ticktext": [_superscript(k) for k in range(lo, hi + 1)], "thickness": 12}})
+        buttons.append({"label": f"{run_label(results, run, lang)} · {t['seed']} {r.config.seed}", "method": "update",
+                        "args": [{"visible": [j == i for j in range(len(views))]}]})
+    title = ("最初若干次更新中，每个块的梯度范数（裁剪之前）" if lang == "zh"
+             else "Over the first updates: each block's gradient norm (before clipping)")
+    layout = base_layout(title + ("" if data else t["none"]), xaxis={"title": {"text": t["update"]}},
+                         yaxis={"title": {"text": t["block"]}, "dtick": 1},
+                         updatemenus=[{"type": "dropdown", "direction": "down", "x": 0, "y": 1.02, "xanchor": "left",
+                                       "yanchor": "bottom", "buttons": buttons, "showactive": True, "active": 0,
+                                       **BUTTON_STYLE}] if buttons else [],
+                         margin={"l": 70, "r": 20, "t": 100, "b": 50}, height=520)
+    alt = ("热图：记录了前几次更新的每组运行、每个种子各一张，用菜单挑选。横轴是第几次更新，纵轴是块（1 是最底层），"
+           "颜色是这个块的参数在这次更新之前（裁剪之前）的梯度范数，对数刻度，所有运行和种子共用一条色标。"
+           if lang == "zh" else
+           "Heatmap, one for each traced run and seed, picked from a menu: the update across, the block up (1 is the "
+           "bottom), and as colour the gradient norm of that block's parameters before that update (before clipping), "
+           "on a log scale that every run and seed shares.")
+    return {"data": data, "layout": layout, "alt": alt}
+
+
 FIGURES = (Figure("depth-probe", depth_probe), Figure("warmup-sweep", warmup_sweep), Figure("update-size", update_size),
-           Figure("trace-grads", trace_grads), Figure("deep-runs", deep_runs))
+           Figure("trace-grads", trace_grads), Figure("trace-blocks", trace_blocks), Figure("deep-runs", deep_runs))

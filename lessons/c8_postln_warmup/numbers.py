@@ -352,10 +352,13 @@ def add_training(reg: Scope, results: Results) -> None:
            and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
     if pre:
         rs = [r for run in pre for r in results.runs[run]]
+        prov_pre = provenance(rs, {"zh": "、".join(pre), "en": ", ".join(pre)})
         low = min(r.trace.block_grad_norm[i][0] / r.trace.block_grad_norm[i][-1]
                   for r in rs for i in range(len(r.trace.step)))
-        reg.add("trace.preln.bottom_over_top.min", low, significant(low, 2),
-                provenance(rs, {"zh": "、".join(pre), "en": ", ".join(pre)}))
+        reg.add("trace.preln.bottom_over_top.min", low, significant(low, 2), prov_pre)
+        # and at the last traced update, the bottom block's norm over the largest of the other blocks', lowest seed
+        most = min(r.trace.block_grad_norm[-1][0] / max(r.trace.block_grad_norm[-1][1:]) for r in rs)
+        reg.add("trace.preln.bottom_over_others.end.min", most, significant(most, 3), prov_pre)
         reg.add("trace.preln.runs", len(pre), integer(len(pre)),
                 computed("the traced Pre-Norm runs", EXPERIMENTS, zh="记录了前几次更新的 Pre-Norm 运行"))
     for key, a, b, metric in COMPARISONS:
@@ -381,6 +384,16 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     spread_keys(reg, f"{k}.bottom_over_top.end", [ratio(r, -1) for r in rs], lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.bottom_over_top.min", [min(ratio(r, i) for i in range(len(r.trace.step))) for r in rs],
                 lambda x: significant(x, 2), prov)
+    # every block, not only the two ends: at the last traced update, the largest ratio of a block's norm to
+    # the norm of the block above it (under 1: each block receives less than the one above it) and the bottom
+    # block's norm over the largest of the others (over 1: the bottom block receives the most); at the first
+    # update, how far apart the blocks' norms lie (largest over smallest)
+    last = [r.trace.block_grad_norm[-1] for r in rs]
+    spread_keys(reg, f"{k}.lower_over_upper.end", [max(g[i] / g[i + 1] for i in range(len(g) - 1)) for g in last],
+                lambda x: significant(x, 2), prov)
+    spread_keys(reg, f"{k}.bottom_over_others.end", [g[0] / max(g[1:]) for g in last], lambda x: significant(x, 2), prov)
+    spread_keys(reg, f"{k}.block_spread.first", [max(g) / min(g) for g in (r.trace.block_grad_norm[0] for r in rs)],
+                lambda x: fixed(x, 2), prov)
     # the first traced update from which the ratio stays below SLIVER to the end of the trace (one past the
     # trace when it ends above it): where the bottom block is left almost no gradient for good
     def sliver_from(r):
