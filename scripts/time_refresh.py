@@ -11,6 +11,13 @@ that only probes its initialization: the median of such runs). The sum over runs
 each chapter's runs. Run it on an idle machine: other work stretches every figure.
 
     .venv/bin/python scripts/time_refresh.py [--steps 20] [--reps 1]
+    .venv/bin/python scripts/time_refresh.py --recorded
+
+--recorded trains nothing: it reads the wall time each committed result recorded when it was trained
+(`timing.wall_s`, data/results/cpu/RUN/seedS.json) and gives, per kind of run, the fastest, the median and
+the slowest, and each chapter's refresh at the fastest and at the median rates. On a machine shared with other
+work the fastest runs are the nearest to an idle machine's. A run that only probes its initialization records
+no wall time; the sampled figure (a few seconds each) is left out of these totals.
 """
 from __future__ import annotations
 
@@ -44,11 +51,47 @@ def timed(args: tuple[str, int]) -> float:
     return time.perf_counter() - t0
 
 
+def chapter_of(name: str) -> str:
+    return name.split("_")[0] if name.startswith("c8") else "c4"
+
+
+def recorded() -> int:
+    """The committed results' own wall times, by kind of run, and what they give each chapter's refresh."""
+    import json
+    exp = experiments(ROOT)
+    walls: dict[tuple, list[float]] = {}
+    count: dict[tuple, dict[str, int]] = {}
+    for name in exp.runs:
+        k = kind(exp.config(name))
+        for seed in exp.seeds:
+            path = ROOT / "data" / "results" / "cpu" / name / f"seed{seed}.json"
+            result = json.loads(path.read_text(encoding="utf-8"))
+            if not k[2]:
+                walls.setdefault(k, []).append(result["timing"]["wall_s"])
+            count.setdefault(k, {}).setdefault(chapter_of(name), 0)
+            count[k][chapter_of(name)] += 1
+    print("wall time each committed result recorded when it was trained, one thread per run, two runs side by side")
+    for k, ws in sorted(walls.items()):
+        print(f"  {k[0]:>2} layers{' traced' if k[1] else '':<7} {len(ws):>3} results: fastest {min(ws):.0f} s, "
+              f"median {statistics.median(ws):.0f} s, slowest {max(ws):.0f} s")
+    for chapter in sorted({c for per in count.values() for c in per}):
+        at = {how: sum(pick(walls[k]) * per.get(chapter, 0) for k, per in count.items() if k in walls)
+              for how, pick in (("fastest", min), ("median", statistics.median))}
+        probes = sum(per.get(chapter, 0) for k, per in count.items() if k[2])
+        print(f"  {chapter.upper()}'s results: {at['fastest'] / 2 / 60:.0f} min with two workers at the fastest rates, "
+              f"{at['median'] / 2 / 60:.0f} min at the median ones"
+              + (f" (and {probes} init-only probes, not recorded)" if probes else ""))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--recorded", action="store_true", help="read the committed results' wall times; train nothing")
     args = ap.parse_args()
+    if args.recorded:
+        return recorded()
     exp = experiments(ROOT)
     kinds: dict[tuple, str] = {}
     for name in exp.runs:
@@ -79,7 +122,7 @@ def main() -> int:
     for name in exp.runs:
         cfg = exp.config(name)
         est = probe_s if cfg.max_steps == 0 else fixed[kind(cfg)] + per_step[kind(cfg)] * cfg.max_steps
-        chapter = name.split("_")[0] if name.startswith("c8") else "c4"
+        chapter = chapter_of(name)
         chapters[chapter] = chapters.get(chapter, 0.0) + est * len(exp.seeds)
     for chapter, total in chapters.items():
         print(f"  {chapter.upper()}'s results: {total / 2 / 60:.0f} min with two workers ({total / 60:.0f} min of one core)")
