@@ -41,8 +41,8 @@ def main() -> int:
     args = ap.parse_args()
     if not args.site.exists():
         sys.exit(f"{args.site} is missing: build the site first")
-    total = {"halfwidth": 0, "spacing": 0}
-    print(f"{'half-width':>10} {'spacing':>8}  file")
+    total = {"halfwidth": 0, "spacing": 0, "space": 0}
+    print(f"{'half-width':>10} {'spacing':>8} {'space':>6}  file")
     rows = [(p.relative_to(args.site).as_posix(),
              check_html(p.read_text(encoding="utf-8"), region="<article" if args.article else None))
             for p in chinese_pages(args.site)]
@@ -51,10 +51,10 @@ def main() -> int:
     for name, found in rows:
         c = counts(found)
         total = {k: total[k] + c[k] for k in total}
-        print(f"{c['halfwidth']:>10} {c['spacing']:>8}  {name}")
+        print(f"{c['halfwidth']:>10} {c['spacing']:>8} {c['space']:>6}  {name}")
         for f in found[:args.show]:
             print(f"{'':>20}{f}")
-    print(f"{total['halfwidth']:>10} {total['spacing']:>8}  in all")
+    print(f"{total['halfwidth']:>10} {total['spacing']:>8} {total['space']:>6}  in all")
     return 1 if any(total.values()) else 0
 
 

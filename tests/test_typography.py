@@ -7,7 +7,7 @@ import re
 import pytest
 
 from course.paths import DOCS, ROOT
-from course.core.typography import check_html, check_labels, check_text, fullwidth
+from course.core.typography import HIDDEN, check_html, check_labels, check_text, fullwidth
 
 # ---------------------------------------------------------------- the checker
 
@@ -24,6 +24,9 @@ from course.core.typography import check_html, check_labels, check_text, fullwid
     ("RMS(写入)² 之和", []),
     ("宽度(按 config)", ["halfwidth"]),                    # a parenthesis after Chinese is still prose
     ("计算 `best_line()` 的结果", []),                       # code in backticks
+    ("先给答案。 假如", ["space"]),                          # a space after a full-width mark
+    ("的分歧（计划中） 去比较", ["space"]),
+    ("训练 ，再看", ["space"]),                               # and before one
 ])
 def test_check_text_finds_half_width_marks_and_missing_spaces(text, kinds):
     assert sorted(f.kind for f in check_text(text)) == sorted(kinds)
@@ -43,6 +46,11 @@ def test_check_html_leaves_code_formulas_and_tooltip_identifiers_out():
 def test_check_html_reads_across_inline_tags_but_not_across_blocks_or_line_breaks():
     assert [f.kind for f in check_html("<p>锚点模型<strong>Qwen</strong></p>")] == ["spacing"]
     assert check_html("<td>锚点模型<br><small>Qwen3</small></td><td><div>OpenAI</div>两个矩阵</td>") == []
+
+
+def test_check_html_sees_the_space_after_a_bold_lead_in_but_not_code_beside_a_mark():
+    assert [f.kind for f in check_html("<p><strong>先给答案。</strong> 假如</p>")] == ["space"]
+    assert check_html("<p>运行 <code>build.py</code>。然后，<code>x</code> 里</p>") == []
 
 
 def test_check_html_reads_tooltips_and_alt_texts():
@@ -65,10 +73,14 @@ def test_check_labels_reads_the_chinese_side_only():
     ("用 RMSNorm, 先预测", "用 RMSNorm，先预测"),
     ("有64层", "有 64 层"),
     ("公式 $f(x),g(x)$ 里", "公式 $f(x),g(x)$ 里"),
+    ("**先给答案。** 假如", "**先给答案**。假如"),                 # betterem would not close `**…。**假`
+    ("- **为什么？** 因为", "- **为什么**？因为"),
+    ("**「残差只为梯度？」** 不是", "「**残差只为梯度？**」不是"),
+    ("`a **b。** c` 与 $x**y。** z$", "`a **b。** c` 与 $x**y。** z$"),   # code and math stay
 ])
 def test_fullwidth_converts_prose_and_leaves_code_math_and_links(before, after):
     assert fullwidth(before) == after
-    assert check_text(re.sub(r"<!--.*?-->|`[^`]*`|\$[^$]*\$|\]\([^)]*\)", " ", after)) == []
+    assert check_text(re.sub(r"<!--.*?-->|`[^`]*`|\$[^$]*\$|\]\([^)]*\)", HIDDEN, after)) == []
 
 
 # ---------------------------------------------------------------- the files the pass has been run on
@@ -77,7 +89,7 @@ def test_my_markdown_sources_are_clean():
     for name in ["index.md", "c4/index.md", "course-map.md", "appendix/numbers.md", "appendix/references.md"]:
         text = (DOCS / name).read_text(encoding="utf-8")
         assert fullwidth(text) == text, f"docs/{name}: the mechanical pass would still change it"
-        prose = re.sub(r"<!--.*?-->|`[^`]*`|\]\([^)]*\)", " ", text)
+        prose = re.sub(r"<!--.*?-->|`[^`]*`|\]\([^)]*\)", HIDDEN, text)
         assert check_text(prose) == [], (name, check_text(prose))
 
 

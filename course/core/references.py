@@ -177,10 +177,10 @@ def link_html(refs: References, ref: str, anchor: Optional[str], mode: Optional[
 MAP_TEXT = {
     "zh": {"written": "已写成", "planned": "计划中", "deferred_by": "推迟到这里的页面",
            "taken_on": "由{lesson}讲", "colon": "：", "semi": "；", "open": "（", "close": "）", "comma": "、",
-           "stop": "。"},
+           "stop": "。", "after_stop": ""},
     "en": {"written": "written", "planned": "planned", "deferred_by": "deferred to from",
            "taken_on": "taken on by {lesson}", "colon": ": ", "semi": "; ", "open": " (", "close": ")",
-           "comma": ", ", "stop": "."},
+           "comma": ", ", "stop": ".", "after_stop": " "},
 }
 
 
@@ -194,7 +194,8 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
         status = t["written"] if target.written or any(refs.target(x.id).written for x in ch.lessons) else t["planned"]
         name = ch.title[lang] if ch.side else f"{ch.id.upper()} {ch.title[lang]}"
         out.append(f"## {name} {{#{map_anchor(ch.id)} .map-chapter}}\n")
-        out.append(f"*{status}{t['stop']}* {ch.question[lang]}\n")
+        # the stop outside the emphasis: a full-width one takes no space after it, and `*计划中。*一` would not close
+        out.append(f"*{status}*{t['stop']}{t['after_stop']}{ch.question[lang]}\n")
         if not target.written and deferrals.get(ch.id):   # pages that defer to a planned chapter as a whole
             out.append(f"{t['deferred_by'][:1].upper()}{t['deferred_by'][1:]}{t['colon']}"
                        f"{_deferring_pages(ch.id, deferrals, t, link)}{t['stop']}\n")

@@ -5,6 +5,8 @@
   Chinese prose uses ，：；（）.
 - `spacing`: a Chinese character right beside a Latin letter or a digit (「有64层」「用RMSNorm」); the two are
   written with a space between them.
+- `space`: a space beside a full-width mark (「先给答案。 假如」「（计划中） 去比较」); a full-width mark carries
+  its own spacing. (A bold lead-in is where it hides: `**先给答案。** 假如`.)
 
 What is not prose is left out: code (<code>, <pre>, <kbd>, <samp>, scripts and styles), formulas (KaTeX's
 and arithmatex's spans), and, in a provenance tooltip, the identifiers it names: a function with its
@@ -31,6 +33,12 @@ HALFWIDTH = re.compile(f"(?<=[{HAN}])[{re.escape(HALF)}]|[{re.escape(HALF)}](?=[
                        f"|(?<=[{HAN}] )[,:;]|[,:;](?= [{HAN}])")
 # a Chinese character touching a Latin letter or a digit, either way round
 SPACING = re.compile(f"[{HAN}](?=[A-Za-z0-9])|[A-Za-z0-9](?=[{HAN}])")
+FULL_MARKS = "，。、：；！？（）「」『』《》"
+# a space between a full-width mark and the text beside it (not at the start or end of a run)
+SPACE_BESIDE = re.compile(f"(?<=[{FULL_MARKS}])[ \t]+(?=\S)|(?<=\S)[ \t]+(?=[{FULL_MARKS}])")
+# what stands in for code or a formula inside a run of prose: it keeps the words on either side apart (no
+# `spacing` finding across it) without being a space a reader sees
+HIDDEN = "\u2060"
 
 # identifiers a provenance tooltip names: functions with their arguments and subscripts, files, keys
 IDENTIFIER = re.compile(r"""
@@ -51,7 +59,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str       # "halfwidth" or "spacing"
+    kind: str       # "halfwidth", "spacing" or "space"
     mark: str       # the mark, or the two characters that touch
     context: str    # a few characters around it
     where: str = "text"   # "text", or the attribute it was found in ("title", …)
@@ -67,8 +75,8 @@ APPLIED = re.compile(r"(?<=[A-Za-z\u0370-\u03ff])\(([^()\s]{1,8})\)")
 def prose(text: str, identifiers: bool = False) -> str:
     """The text with what is not prose blanked out (backticked code; a function applied to a word;
     identifiers, if asked)."""
-    text = APPLIED.sub(lambda m: "⟨" + m.group(1) + "⟩", BACKTICKS.sub(" ", text))
-    return IDENTIFIER.sub(" ", text) if identifiers else text
+    text = APPLIED.sub(lambda m: "⟨" + m.group(1) + "⟩", BACKTICKS.sub(HIDDEN, text))
+    return IDENTIFIER.sub(HIDDEN, text) if identifiers else text
 
 
 def check_text(text: str, where: str = "text", identifiers: bool = False) -> list[Finding]:
@@ -79,6 +87,8 @@ def check_text(text: str, where: str = "text", identifiers: bool = False) -> lis
         out.append(Finding("halfwidth", m.group(0), text[max(0, m.start() - 8):m.end() + 8], where))
     for m in SPACING.finditer(text):
         out.append(Finding("spacing", text[m.start():m.start() + 2], text[max(0, m.start() - 8):m.start() + 10], where))
+    for m in SPACE_BESIDE.finditer(text):
+        out.append(Finding("space", m.group(0), text[max(0, m.start() - 8):m.end() + 8], where))
     return out
 
 
@@ -144,7 +154,7 @@ class _Text(HTMLParser):
         if not self._skipped():
             self.buf.append(data)
         else:
-            self.buf.append(" ")   # code between two words still separates them
+            self.buf.append(HIDDEN)   # code between two words still separates them
 
     def close(self):
         super().close()
@@ -188,7 +198,7 @@ def check_labels(table: dict, lang: str = "zh") -> list[tuple[str, Finding]]:
 
 
 def counts(findings) -> dict[str, int]:
-    c = {"halfwidth": 0, "spacing": 0}
+    c = {"halfwidth": 0, "spacing": 0, "space": 0}
     for f in findings:
         f = f[1] if isinstance(f, tuple) else f
         c[f.kind] += 1
@@ -198,7 +208,6 @@ def counts(findings) -> dict[str, int]:
 # ---------------------------------------------------------------- the mechanical pass
 
 FULL = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）"}
-FULL_MARKS = "，。、：；！？（）「」『』《》"
 PROTECTED = re.compile(r"""
     ```[\s\S]*?```              # fenced code
   | `[^`\n]*`                   # code span
@@ -216,11 +225,7 @@ def fullwidth(text: str) -> str:
     parenthesis with its partner), and the spaces beside a full-width mark go. Code, math, shortcodes,
     tags, link targets and placeholders are left as they are. What the pass cannot judge (a half-width
     mark between a number and Latin text inside Chinese prose) is left for a person."""
-    masked = list(text)
-    for m in PROTECTED.finditer(text):
-        for i in range(m.start(), m.end()):
-            masked[i] = "\ue000"
-    flat = "".join(masked)
+    flat = masked_like(text)
     change = {m.start() for m in HALFWIDTH.finditer(flat)}
     # parentheses come in pairs: when one of a pair changes, so does its partner
     stack, pairs = [], {}
@@ -236,22 +241,49 @@ def fullwidth(text: str) -> str:
     out = list(text)
     for i in change:
         out[i] = FULL[text[i]]
-    result = "".join(out)
+    result = bold_marks_out("".join(out))
     # no space beside a full-width mark (outside protected text: the mask has the same length)
-    keep = "".join("\ue000" if c == "\ue000" else r for c, r in zip(flat, result))
+    keep = masked_like(result)
     spans = [(m.start(), m.end()) for m in re.finditer(f"[ \t]+(?=[{FULL_MARKS}])|(?<=[{FULL_MARKS}])[ \t]+", keep)]
     for a, b in reversed(spans):
         result = result[:a] + result[b:]
     return spaced(result)
 
 
-def spaced(text: str) -> str:
-    """A space between a Chinese character and a Latin letter or digit beside it, outside protected text."""
+# a bold lead-in that ends in a full-width mark, then a space: `**先给答案。** 假如`. pymdownx.betterem does not
+# close `**…。**` before a Chinese character, so the space cannot simply go: the mark moves after the bold
+# (`**先给答案**。假如`), and a quoted bold question keeps its quotes outside (`「**……？**」答`)
+BOLD_QUOTED = re.compile(r"\*\*「([^*\n]+?)」\*\*[ \t]+")
+BOLD_STOP = re.compile(r"\*\*([^*\n]+?)([。：；，！？])\*\*[ \t]+")
+
+
+def masked_like(text: str) -> str:
+    """The text with its protected parts (code, math, shortcodes, tags, links) replaced, length kept."""
     masked = list(text)
     for m in PROTECTED.finditer(text):
         for i in range(m.start(), m.end()):
             masked[i] = "\ue000"
-    at = [m.start() + 1 for m in SPACING.finditer("".join(masked))]
+    return "".join(masked)
+
+
+def bold_marks_out(text: str) -> str:
+    """Move a bold lead-in's closing full-width mark (or quote) out of the bold, and drop the space after it;
+    a match whose asterisks lie in protected text (code, math) is left alone."""
+    for pattern, repl in ((BOLD_QUOTED, r"「**\1**」"), (BOLD_STOP, r"**\1**\2")):
+        flat = masked_like(text)
+        pieces, last = [], 0
+        for m in pattern.finditer(text):
+            if "\ue000" in flat[m.start():m.start() + 2] + flat[m.end(1):m.end()]:
+                continue
+            pieces += [text[last:m.start()], m.expand(repl)]
+            last = m.end()
+        text = "".join(pieces) + text[last:]
+    return text
+
+
+def spaced(text: str) -> str:
+    """A space between a Chinese character and a Latin letter or digit beside it, outside protected text."""
+    at = [m.start() + 1 for m in SPACING.finditer(masked_like(text))]
     for i in reversed(at):
         text = text[:i] + " " + text[i:]
     return text
