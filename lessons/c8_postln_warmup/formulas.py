@@ -54,6 +54,17 @@ def first_update_norm(lr: float, parameters: int) -> float:
     return lr * math.sqrt(parameters)
 
 
+def decay_only_step(lr: float, weight_decay: float, param_norm: float) -> float:
+    """‖Δθ‖ of an AdamW update whose gradient part is nil: the decoupled decay alone moves θ by lr·λ·θ."""
+    return lr * weight_decay * param_norm
+
+
+def geometric_mean(values) -> float:
+    """The mean of the logarithms, back again: for ratios and norms that span powers of ten."""
+    values = list(values)
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 # ---------------------------------------------------------------- RAdam (Liu et al. 2019)
 
 

@@ -36,6 +36,7 @@ C4_RUNS = ("c4_postln", "c4_postln_nowarmup_lr1e-2", "c4_preln_nowarmup_lr1e-2",
 TRAINED = SWEEP + DEEP + C4_RUNS
 # Below this fraction of the top block's gradient norm, the bottom block's is "almost no gradient".
 SLIVER = 0.01
+TAIL = 20   # the last traced updates the per-block read-outs average over
 # Seed-by-seed comparisons: (key, run a, run b, metric), a minus b.
 COMPARISONS = [
     ("w100_vs_w0", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
@@ -345,6 +346,9 @@ def add_training(reg: Scope, results: Results) -> None:
         if all(r.trace is not None and r.trace.update_norm for r in rs):
             add_trace(reg, run, rs, prov)
     # Pre-Norm's lowest bottom/top ratio over every traced Pre-Norm run (each seed, the whole trace)
+    reg.add("trace.tail", TAIL, integer(TAIL),
+            computed("the last traced updates the per-block read-outs average over", NUMBERS,
+                     zh="按块读数时取平均的、记录中的最后几次更新"))
     reg.add("trace.sliver", SLIVER, percent(SLIVER, 0),
             computed("the bottom block's gradient norm below this fraction of the top block's: almost none",
                      NUMBERS, zh="最底层块的梯度范数低于最顶层块的这个比例，就算几乎收不到梯度"))
@@ -356,14 +360,45 @@ def add_training(reg: Scope, results: Results) -> None:
         low = min(r.trace.block_grad_norm[i][0] / r.trace.block_grad_norm[i][-1]
                   for r in rs for i in range(len(r.trace.step)))
         reg.add("trace.preln.bottom_over_top.min", low, significant(low, 2), prov_pre)
-        # and at the last traced update, the bottom block's norm over the largest of the other blocks', lowest seed
-        most = min(r.trace.block_grad_norm[-1][0] / max(r.trace.block_grad_norm[-1][1:]) for r in rs)
-        reg.add("trace.preln.bottom_over_others.end.min", most, significant(most, 3), prov_pre)
+        # and over the last TAIL traced updates, the bottom block's norm over the largest of the others', lowest seed
+        most = min(bottom_over_others(tail_grads(r)) for r in rs)
+        reg.add("trace.preln.bottom_over_others.tail.min", most, significant(most, 3), prov_pre)
         reg.add("trace.preln.runs", len(pre), integer(len(pre)),
                 computed("the traced Pre-Norm runs", EXPERIMENTS, zh="记录了前几次更新的 Pre-Norm 运行"))
     for key, a, b, metric in COMPARISONS:
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
+
+
+def tail_steps(r) -> range:
+    n = len(r.trace.step)
+    return range(max(0, n - TAIL), n)
+
+
+def tail_grads(r) -> list[float]:
+    """Each block's gradient norm over the last TAIL traced updates, as a geometric mean (bottom block first)."""
+    g = r.trace.block_grad_norm
+    return [f.geometric_mean(g[i][b] for i in tail_steps(r)) for b in range(len(g[0]))]
+
+
+def lower_over_upper(blocks: list[float]) -> float:
+    return max(blocks[i] / blocks[i + 1] for i in range(len(blocks) - 1))
+
+
+def bottom_over_others(blocks: list[float]) -> float:
+    return blocks[0] / max(blocks[1:])
+
+
+def bottom_update_over_top(r) -> float:
+    u = r.trace.block_update_norm
+    return f.geometric_mean(u[i][0] / u[i][-1] for i in tail_steps(r))
+
+
+def bottom_update_over_decay(r) -> float:
+    t = r.trace
+    return f.geometric_mean(t.block_update_norm[i][0] / f.decay_only_step(r.curves.lr[t.step[i] - 1], r.config.weight_decay,
+                                                                          t.block_param_norm[i][0])
+                            for i in tail_steps(r))
 
 
 def add_trace(reg: Scope, run: str, rs, prov) -> None:
@@ -384,14 +419,15 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     spread_keys(reg, f"{k}.bottom_over_top.end", [ratio(r, -1) for r in rs], lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.bottom_over_top.min", [min(ratio(r, i) for i in range(len(r.trace.step))) for r in rs],
                 lambda x: significant(x, 2), prov)
-    # every block, not only the two ends: at the last traced update, the largest ratio of a block's norm to
-    # the norm of the block above it (under 1: each block receives less than the one above it) and the bottom
-    # block's norm over the largest of the others (over 1: the bottom block receives the most); at the first
-    # update, how far apart the blocks' norms lie (largest over smallest)
-    last = [r.trace.block_grad_norm[-1] for r in rs]
-    spread_keys(reg, f"{k}.lower_over_upper.end", [max(g[i] / g[i + 1] for i in range(len(g) - 1)) for g in last],
+    # every block, not only the two ends, over the last TAIL traced updates (a geometric mean per block, so
+    # that one update's spike does not decide): the largest ratio of a block's norm to the norm of the block
+    # above it (under 1: each block receives less than the one above it) and the bottom block's norm over the
+    # largest of the others' (over 1: the bottom block receives the most); at the first update, how far apart
+    # the blocks' norms lie (largest over smallest)
+    spread_keys(reg, f"{k}.lower_over_upper.tail", [lower_over_upper(tail_grads(r)) for r in rs],
                 lambda x: significant(x, 2), prov)
-    spread_keys(reg, f"{k}.bottom_over_others.end", [g[0] / max(g[1:]) for g in last], lambda x: significant(x, 2), prov)
+    spread_keys(reg, f"{k}.bottom_over_others.tail", [bottom_over_others(tail_grads(r)) for r in rs],
+                lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.block_spread.first", [max(g) / min(g) for g in (r.trace.block_grad_norm[0] for r in rs)],
                 lambda x: fixed(x, 2), prov)
     # the first traced update from which the ratio stays below SLIVER to the end of the trace (one past the
@@ -407,6 +443,14 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
             spread_keys(reg, f"{k}.bottom_over_top.end.{name}", [ratio(r, -1) for r in sub], lambda x: significant(x, 2), prov)
             spread_keys(reg, f"{k}.bottom_over_top.min.{name}",
                         [min(ratio(r, i) for i in range(len(r.trace.step))) for r in sub], lambda x: significant(x, 2), prov)
+            spread_keys(reg, f"{k}.bottom_update_over_top.tail.{name}", [bottom_update_over_top(r) for r in sub],
+                        lambda x: significant(x, 2), prov)
+    # how far the bottom block moves, over the same last updates: against the top block, and against what
+    # AdamW's decoupled weight decay alone would move it (a gradient too small to matter leaves about 1)
+    spread_keys(reg, f"{k}.bottom_update_over_top.tail", [bottom_update_over_top(r) for r in rs],
+                lambda x: significant(x, 2), prov)
+    spread_keys(reg, f"{k}.bottom_update_over_decay.tail", [bottom_update_over_decay(r) for r in rs],
+                lambda x: significant(x, 2), prov)
     # the seed that stays on the unigram loss longest (ties: the one with the smallest end ratio, so that
     # a note claiming a large ratio there is not carried by the kinder seed): its plateau and its ratio
     ends = [(plateau_end(r), -ratio(r, -1), r) for r in rs]
