@@ -180,6 +180,16 @@ def provenance(runs: list[RunResult], what: Words) -> Measured:
 
 
 @registry_helper
+def range_text(lo: str, hi: str) -> str | dict[str, str]:
+    """A range as a reader reads it: one value when both ends show the same ("150", not "150–150"); words
+    between two negative ends, where a dash would stand beside a minus sign ("−0.394 to −0.315")."""
+    if lo == hi:
+        return lo
+    if hi.startswith(("−", "-")):
+        return {"zh": f"{lo} 至 {hi}", "en": f"{lo} to {hi}"}
+    return f"{lo}–{hi}"
+
+
 def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[float], str], prov: Measured) -> None:
     """key = the mean over seeds; key.min, key.max, key.range (min–max), key.seeds (how many). A seed whose
     value is undefined (a diverged run's final loss, a run that never left the unigram baseline) makes the
@@ -190,7 +200,7 @@ def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[f
         reg.add(key, mean, text(mean), prov)
         reg.add(f"{key}.min", lo, text(lo), prov)
         reg.add(f"{key}.max", hi, text(hi), prov)
-        reg.add(f"{key}.range", [lo, hi], f"{text(lo)}–{text(hi)}", prov)
+        reg.add(f"{key}.range", [lo, hi], range_text(text(lo), text(hi)), prov)
     else:
         shown = {v if isinstance(v, str) else "undefined" for v in values if not isinstance(v, (int, float))}
         word = shown.pop() if len(shown) == 1 else "undefined"

@@ -39,11 +39,12 @@ T = {
            "none": " (results not committed yet)"},
 }
 
-def run_label(results: Results, run: str, lang: str) -> str:
-    """A run's name on a chart, from its config: placement, depth when it is not the base's, warmup."""
+def run_label(results: Results, run: str, lang: str, depth: bool = False) -> str:
+    """A run's name on a chart, from its config: placement, depth (always when `depth`, else when it is not
+    the base's), warmup."""
     cfg = results.runs[run][0].config
     parts = ["Post-LN" if cfg.norm_placement == "post" else "Pre-Norm"]
-    if cfg.n_layer != 4:
+    if depth or cfg.n_layer != 4:
         parts.append(f"{cfg.n_layer} 层" if lang == "zh" else f"{cfg.n_layer} layers")
     parts.append(warmup_label(cfg, lang))
     return ("，" if lang == "zh" else ", ").join(parts)
@@ -272,7 +273,7 @@ def trace_blocks(results: Results, lang: str) -> dict:
                      "zmin": lo, "zmax": hi, "colorscale": "Viridis",
                      "colorbar": {"title": {"text": t["grad"]}, "tickvals": list(range(lo, hi + 1)),
                                   "ticktext": [_superscript(k) for k in range(lo, hi + 1)], "thickness": 12}})
-        buttons.append({"label": f"{run_label(results, run, lang)} · {t['seed']} {r.config.seed}", "method": "update",
+        buttons.append({"label": f"{run_label(results, run, lang, depth=True)} · {t['seed']} {r.config.seed}", "method": "update",
                         "args": [{"visible": [j == i for j in range(len(views))]}]})
     title = ("最初若干次更新中，每个块的梯度范数（裁剪之前）" if lang == "zh"
              else "Over the first updates: each block's gradient norm (before clipping)")
