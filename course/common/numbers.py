@@ -33,6 +33,16 @@ def anchor_source(field: str) -> str:
     return f"{ANCHOR} (config.text_config.{field})"
 
 
+# how a frontier model's config was obtained (FileProvenance.grade), for a Chinese page's tooltip
+GRADE_ZH = {"official file": "官方文件", "official code": "官方代码", "vendored copy": "本项目存的副本",
+            "report": "技术报告", "paper table": "论文表格", "secondary source": "二手来源"}
+
+
+def frontier_source(name: str, grade: str) -> Words:
+    """'data/frontier-models.json (Kimi K3; official file)', with the Chinese page's own punctuation."""
+    return {"zh": f"{FRONTIER}（{name}，{GRADE_ZH[grade]}）", "en": f"{FRONTIER} ({name}; {grade})"}
+
+
 def add_anchor(reg: Registry, inputs: Inputs) -> None:
     a = inputs.anchor
     t, v = a.config.text_config, a.config.vision_config
@@ -97,7 +107,7 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
     for key, name in (("transformer_base", "Transformer base"), ("gpt2", "GPT-2 small"),
                       ("deepseek_llm_67b", "DeepSeek-LLM-67B"), ("llama2_7b", "Llama 2 7B")):
         m = fm.by_name(name)
-        src = f"{FRONTIER} ({name}; {m.provenance.grade})"
+        src = frontier_source(name, m.provenance.grade)
         reg.add(f"{key}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))
         reg.add(f"{key}.ffn_width", m.ffn_width, integer(m.ffn_width), computed("ffn_width", src))
         r = m.ffn_width / m.hidden_size
@@ -110,7 +120,7 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
     for key, name in (("gpt_oss", "gpt-oss-120b"), ("deepseek_v4", "DeepSeek-V4-Flash")):
         m = fm.by_name(name)
         reg.add(f"{key}.swiglu_limit", m.swiglu_limit, fixed(m.swiglu_limit, 0),
-                computed("swiglu_limit", f"{FRONTIER} ({name}; {m.provenance.grade})"))
+                computed("swiglu_limit", frontier_source(name, m.provenance.grade)))
     x = fm.by_name("DeepSeek-V4-Flash").swiglu_limit
     unbounded = f.silu(x) * x
     reg.add("swiglu.silu_at_limit_times_limit", unbounded, fixed(unbounded, 3),

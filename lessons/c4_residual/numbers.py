@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from course.common import formulas as chapter
 from course.common.measured import BASELINE, Results, add_margins, add_pair_drift, compare, provenance, spread_keys
-from course.common.numbers import EXPERIMENTS, FRONTIER, anchor_source
+from course.common.numbers import EXPERIMENTS, anchor_source, frontier_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant
@@ -58,13 +58,13 @@ PATHS_DEFAULT, PATHS_MAX = 3, 5
 
 
 def add_paths(reg: Scope, inputs: Inputs) -> None:
-    widget = "the paths widget's setting"
+    widget = {"zh": "路径小工具的设置", "en": "the paths widget's setting"}
     reg.add("paths.default_blocks", PATHS_DEFAULT, integer(PATHS_DEFAULT), computed(widget, NUMBERS))
     reg.add("paths.max_blocks", PATHS_MAX, integer(PATHS_MAX), computed(widget, NUMBERS))
     n = f.path_count(PATHS_DEFAULT)
-    reg.add("paths.default_count", n, integer(n), computed({"zh": "小工具默认 n 下的 2^n", "en": "2^n at the widget's default n"}))
+    reg.add("paths.default_count", n, integer(n), computed({"zh": "2^N：小工具默认的 N 个子层", "en": "2^N at the widget's default N sublayers"}))
     k = f.paths_skipping(PATHS_DEFAULT, 1)
-    reg.add("paths.default_skipping_one", k, integer(k), computed({"zh": "2^(n − 1)：绕开选中的一个子层的路径", "en": "2^(n − 1): paths around one chosen block"}))
+    reg.add("paths.default_skipping_one", k, integer(k), computed({"zh": "2^(N − 1)：绕开选中的一个子层的路径", "en": "2^(N − 1): paths around one chosen sublayer"}))
 
     # the anchor: every sublayer is one residual branch
     writes = chapter.residual_writes(inputs.anchor.config.text_config.num_hidden_layers)
@@ -72,10 +72,10 @@ def add_paths(reg: Scope, inputs: Inputs) -> None:
     count = f.path_count(writes)
     reg.add("paths.anchor", count, power_of_ten(count), computed("2^(2 × num_hidden_layers)", src, FORMULAS))
     reg.add("paths.anchor.mean_length", writes / 2, fixed(writes / 2, 0),
-            computed({"zh": "n / 2：二项分布路径长度的均值", "en": "n / 2: the mean of the binomial path lengths"}, src, FORMULAS))
+            computed({"zh": "N / 2，N = 2 × num_hidden_layers：二项分布路径长度的均值", "en": "N / 2 with N = 2 × num_hidden_layers: the mean of the binomial path lengths"}, src, FORMULAS))
     lo, hi = f.central_lengths(writes, 0.95)
     share = f.share_of_paths_between(writes, lo, hi)
-    where = computed({"zh": "central_lengths(2 × num_hidden_layers, 0.95)：n/2 附近至少包含 95% 路径的最窄范围", "en": "central_lengths(2 × num_hidden_layers, 0.95): the narrowest range around n/2 holding at least 95% of the paths"}, src, FORMULAS)
+    where = computed({"zh": "central_lengths(2 × num_hidden_layers, 0.95)：N/2 附近至少包含 95% 路径的最窄范围", "en": "central_lengths(2 × num_hidden_layers, 0.95): the narrowest range around N/2 holding at least 95% of the paths"}, src, FORMULAS)
     reg.add("paths.anchor.central_min", lo, integer(lo), where)
     reg.add("paths.anchor.central_max", hi, integer(hi), where)
     reg.add("paths.anchor.central_share", share, percent(share, 1), where)
@@ -123,10 +123,11 @@ WHEN_ZH = {"init": "初始化时", "end": "训练结束时"}
 def add_simulator(reg: Scope) -> None:
     """The simulator's read-outs from its Python twin, so the prose quotes exactly what the widget shows
     (the widget prints two decimals; a ratio too small for them also gets its scientific form)."""
-    where = f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"
+    where = {"zh": f"{TWINS}（simulate，种子 {SIM.seed}，d = {SIM.width}，T = {SIM.tokens}）",
+             "en": f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"}
     reg.add("sim.default_layers", SIM.default_layers, integer(SIM.default_layers),
             computed({"zh": "模拟器默认的 N", "en": "the simulator's default N"}, where))
-    reg.add("sim.width", SIM.width, integer(SIM.width), computed({"zh": "d：残差流和每个子层的宽度", "en": "d: the width of the stream and of each sublayer"}, where))
+    reg.add("sim.width", SIM.width, integer(SIM.width), computed({"zh": "d：模拟器里残差流和每个子层的宽度", "en": "d: the width of the simulator's stream and of each sublayer"}, where))
     reg.add("sim.max_layers", SIM.layers_max, integer(SIM.layers_max), computed({"zh": "模拟器最大的 N", "en": "the simulator's largest N"}, where))
     reg.add("sim.default_gain", SIM.default_gain, fixed(SIM.default_gain, 2),
             computed({"zh": "模拟器默认的初始化增益", "en": "the simulator's default init gain"}, where))
@@ -139,10 +140,10 @@ def add_simulator(reg: Scope) -> None:
                     computed({"zh": "第一个子层之前残差流 x_0 的 RMS", "en": "RMS of the residual stream x_0 before the first sublayer"}, where))
         at, at_zh = sim_words(*setting), sim_words_zh(*setting)
         reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
-                computed({"zh": f"最底层入口的 ‖∂L/∂x‖ / 最顶层入口的 ‖∂L/∂x‖；{at_zh}", "en": f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}"}, where))
+                computed({"zh": f"最底层子层入口的 ‖∂ℒ/∂x‖ / 最顶层子层入口的 ‖∂ℒ/∂x‖；{at_zh}", "en": f"‖∂ℒ/∂x‖ at the bottom sublayer's input / at the top sublayer's input; {at}"}, where))
         if r.grad_ratio < 0.01:
             reg.add(f"sim.{name}.grad_ratio_exact", r.grad_ratio, scientific(float(f"{r.grad_ratio:.1e}")),
-                    computed({"zh": f"最底层入口的 ‖∂L/∂x‖ / 最顶层入口的 ‖∂L/∂x‖（两位有效数字）；{at_zh}", "en": f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖ (two significant digits); {at}"}, where))
+                    computed({"zh": f"最底层子层入口的 ‖∂ℒ/∂x‖ / 最顶层子层入口的 ‖∂ℒ/∂x‖（两位有效数字）；{at_zh}", "en": f"‖∂ℒ/∂x‖ at the bottom sublayer's input / at the top sublayer's input (two significant digits); {at}"}, where))
         reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
                 computed({"zh": f"最终残差流的 RMS；{at_zh}", "en": f"RMS of the final residual stream; {at}"}, where))
         reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], fixed(r.stream_rms / r.stream[0], 1) + "×",
@@ -161,26 +162,26 @@ def add_growth(reg: Scope) -> None:
              "en": (f"{HERE}/twins.py growth() over {TWINS} (simulate, seed {SIM.seed}, N = {SIM.layers_max}, "
                     f"gain {g.gain}, residual on, no norm, no write-back scaling)")}
     # whole curves, for the widget: their text says what they hold rather than listing every value
-    for key, values, what in (("sim_stream", g.stream, {"zh": "写入 n = 0 … N 次后残差流的 RMS", "en": "the stream's RMS after n = 0 … N writes"}),
-                              ("sim_write", g.write, {"zh": "第 n = 1 … N 次写入的 RMS", "en": "the RMS of write n = 1 … N"})):
+    for key, values, what in (("sim_stream", g.stream, {"zh": "写入 l = 0 … N 次后残差流的 RMS", "en": "the stream's RMS after l = 0 … N writes"}),
+                              ("sim_write", g.write, {"zh": "第 l = 1 … N 次写入的 RMS", "en": "the RMS of write l = 1 … N"})):
         reg.add(f"growth.{key}", values, {"zh": f"{integer(len(values))} 个值", "en": f"{integer(len(values))} values"},
                 computed(what, where))
     for name, n in (("at_default", SIM.default_layers), ("at_max", SIM.layers_max)):
-        reg.add(f"growth.{name}.n", n, integer(n), computed({"zh": "写入次数", "en": "writes counted"}, where))
-        reg.add(f"growth.{name}.law", g.law[n], fixed(g.law[n], 2), computed(f"√(n + 1), n = {n}", FORMULAS))
+        reg.add(f"growth.{name}.n", n, integer(n), computed({"zh": "写入次数 l", "en": "writes counted, l"}, where))
+        reg.add(f"growth.{name}.law", g.law[n], fixed(g.law[n], 2), computed(f"√(l + 1), l = {n}", FORMULAS))
         reg.add(f"growth.{name}.sim", g.stream[n], fixed(g.stream[n], 2),
-                computed({"zh": f"写入 n = {n} 次后模拟器里残差流的 RMS", "en": f"the simulator's stream RMS after n = {n} writes"}, where))
+                computed({"zh": f"写入 l = {n} 次后模拟器里残差流的 RMS", "en": f"the simulator's stream RMS after l = {n} writes"}, where))
         reg.add(f"growth.{name}.independent", g.independent[n], fixed(g.independent[n], 2),
                 computed({"zh": f"前 {n} 次写入的 √(RMS(x_0)² + Σ RMS(写入)²)", "en": f"√(RMS(x_0)² + Σ RMS(write)²) over the first {n} writes"}, where, FORMULAS))
         ratio = g.stream[n] / g.law[n]
         reg.add(f"growth.{name}.sim_over_law", ratio, percent(ratio, 0),
-                computed({"zh": f"n = {n} 时的 模拟器 / √(n + 1)", "en": f"simulator / √(n + 1) at n = {n}"}, where))
+                computed({"zh": f"l = {n} 时模拟器的值 / √(l + 1)", "en": f"simulator / √(l + 1) at l = {n}"}, where))
     reg.add("growth.first_write", g.write[0], fixed(g.write[0], 2), computed({"zh": "第一次写入的 RMS", "en": "RMS of the first write"}, where))
     reg.add("growth.last_write", g.write[-1], fixed(g.write[-1], 2),
             computed({"zh": f"第 {SIM.layers_max} 次写入的 RMS", "en": f"RMS of write {SIM.layers_max}"}, where))
     t = f.tanh_rms(g.gain)
     reg.add("growth.tanh_unit_rms", t, fixed(t, 2),
-            computed({"zh": f"√E[tanh(g·z)²]，z ~ N(0, 1)，g = {g.gain}：输入 RMS 为 1 时一次 tanh 写入", "en": f"√E[tanh(g·z)²], z ~ N(0, 1), g = {g.gain}: a tanh write of an input of RMS 1"}, FORMULAS))
+            computed({"zh": f"√E[tanh({g.gain} · z)²]，z ~ N(0, 1)：增益为 {g.gain}、输入 RMS 为 1 时一次 tanh 写入的 RMS", "en": f"√E[tanh({g.gain} · z)²], z ~ N(0, 1): the RMS of a tanh write at gain {g.gain}, of an input of RMS 1"}, FORMULAS))
 
 
 # ---------------------------------------------------------------- wider streams (2025–2026)
@@ -189,13 +190,13 @@ def add_growth(reg: Scope) -> None:
 def add_divergence(reg: Scope, inputs: Inputs) -> None:
     for key, name in (("deepseek_v4_flash", "DeepSeek-V4-Flash"), ("deepseek_v4_pro", "DeepSeek-V4-Pro")):
         m = inputs.frontier.by_name(name)
-        src = f"{FRONTIER} ({name}; {m.provenance.grade})"
+        src = frontier_source(name, m.provenance.grade)
         reg.add(f"{key}.hc_mult", m.hc_mult, integer(m.hc_mult), computed("hc_mult", src))
         reg.add(f"{key}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))
         w = f.widened_stream(m.hidden_size, m.hc_mult)
         reg.add(f"{key}.stream_width", w, integer(w), computed("hc_mult × hidden_size", src, FORMULAS))
     k3 = inputs.frontier.by_name("Kimi K3")
-    src = f"{FRONTIER} (Kimi K3; {k3.provenance.grade})"
+    src = frontier_source("Kimi K3", k3.provenance.grade)
     reg.add("kimi_k3.attn_res_block_size", k3.attn_res_block_size, integer(k3.attn_res_block_size),
             computed("attn_res_block_size", src))
     reg.add("kimi_k3.num_layers", k3.num_layers, integer(k3.num_layers), computed("num_hidden_layers", src))
