@@ -35,7 +35,7 @@ HALFWIDTH = re.compile(f"(?<=[{HAN}])[{re.escape(HALF)}]|[{re.escape(HALF)}](?=[
 SPACING = re.compile(f"[{HAN}](?=[A-Za-z0-9])|[A-Za-z0-9](?=[{HAN}])")
 FULL_MARKS = "，。、：；！？（）「」『』《》"
 # a space between a full-width mark and the text beside it (not at the start or end of a run)
-SPACE_BESIDE = re.compile(f"(?<=[{FULL_MARKS}])[ \t]+(?=\S)|(?<=\S)[ \t]+(?=[{FULL_MARKS}])")
+SPACE_BESIDE = re.compile(fr"(?<=[{FULL_MARKS}])[ \t]+(?=\S)|(?<=\S)[ \t]+(?=[{FULL_MARKS}])")
 # what stands in for code or a formula inside a run of prose: it keeps the words on either side apart (no
 # `spacing` finding across it) without being a space a reader sees
 HIDDEN = "\u2060"
