@@ -48,15 +48,14 @@ def over_seeds(series: list[list[float]]) -> tuple[list[float], list[float], lis
 def first_token_attention(results: Results, lang: str) -> dict:
     t = T[lang]
     runs = [r for r in (BASELINE, GATE_RUN) if r in results.runs]
-    data, ends = [], {}
+    data, means = [], {}
     block = next((results.runs[r][0].config.block_size for r in runs), None)
     for run in runs:
         rs = results.runs[run]
         layers = list(range(1, len(rs[0].end.first_token_attention) + 1))
         for when in ("init", "end"):
             mean, lo, hi = over_seeds([getattr(r, when).first_token_attention for r in rs])
-            if when == "end":
-                ends[run] = (mean, lo, hi)
+            means[(run, when)] = (mean, lo, hi)
             data.append({"type": "scatter", "mode": "lines+markers", "x": layers, "y": mean,
                          "name": f"{run_label(run, results, lang)}, {t[when]}", "legendgroup": f"{run}-{when}",
                          "line": {"color": COLORS[run], "dash": "dot" if when == "init" else "solid",
@@ -79,24 +78,33 @@ def first_token_attention(results: Results, lang: str) -> dict:
                          yaxis={"title": {"text": t["fta"]}, "tickformat": ".1%", "rangemode": "tozero"},
                          margin={"l": 70, "r": 20, "t": 80, "b": 50})
     parts = []
-    for run, (mean, lo, hi) in ends.items():
+    for run in runs:
+        spans = []
+        for when in ("init", "end"):
+            mean, lo, hi = means[(run, when)]
+            if lang == "zh":
+                layers = "、".join(f"第 {i + 1} 层 {percent(m, 1)}（{percent(a, 1)}–{percent(b, 1)}）"
+                                  for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
+                spans.append(f"{'初始化时' if when == 'init' else '训练结束时'}，{layers}")
+            else:
+                layers = ", ".join(f"layer {i + 1} {percent(m, 1)} ({percent(a, 1)}–{percent(b, 1)})"
+                                   for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
+                spans.append(f"{t[when]}, {layers}")
+        label = run_label(run, results, lang)
         if lang == "zh":
-            layers = "；".join(f"第 {i + 1} 层 {percent(m, 1)}（{percent(a, 1)}–{percent(b, 1)}）"
-                              for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
+            parts.append(f"{label}：" + "；".join(spans) + "。")
         else:
-            layers = "; ".join(f"{i + 1}: {percent(m, 1)} ({percent(a, 1)}–{percent(b, 1)})"
-                               for i, (m, a, b) in enumerate(zip(mean, lo, hi)))
-        parts.append(f"{run_label(run, results, lang)}{'：' if lang == 'zh' else ': '}{layers}")
+            parts.append(f"{label[0].upper()}{label[1:]}: " + "; ".join(spans) + ".")
+    ref_text = f"{' ' + percent(f.uniform_first_token_share(block), 2) if block else ''}"
     if lang == "zh":
-        alt = (f"折线图：训练结束时每层的查询（t ≥ 1）给第一个 token 的平均注意力权重，{n_seeds} 个种子的均值，误差棒为种子间"
-               f"最小到最大；虚线是均匀注意力时的参照值{' ' + percent(f.uniform_first_token_share(block), 2) if block else ''}。"
-               + ("。".join(parts) if parts else "结果尚未生成。"))
+        alt = (f"折线图：每层的查询（t ≥ 1）给第一个 token 的平均注意力权重，初始化时（虚点线）和训练结束时（实线），"
+               f"{n_seeds} 个种子的均值，误差棒为种子间最小到最大；虚线是均匀注意力时的参照值{ref_text}。"
+               + ("".join(parts) if parts else "结果尚未生成。"))
     else:
-        alt = (f"Line chart: the mean attention weight that queries t ≥ 1 put on the first token, per layer, at the end "
-               f"of training, mean of {n_seeds} seeds with error bars from the lowest to the highest seed; the dashed "
-               f"line is the uniform-attention reference"
-               f"{' ' + percent(f.uniform_first_token_share(block), 2) if block else ''}. "
-               + (". ".join(parts) if parts else "No results yet."))
+        alt = (f"Line chart: the mean attention weight that queries t ≥ 1 put on the first token, per layer, at "
+               f"initialization (dotted) and at the end of training (solid), mean of {n_seeds} seeds with error bars "
+               f"from the lowest to the highest seed; the dashed line is the uniform-attention reference{ref_text}. "
+               + (" ".join(parts) if parts else "No results yet."))
     return {"data": data, "layout": layout, "alt": alt}
 
 

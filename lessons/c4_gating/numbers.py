@@ -28,8 +28,11 @@ GATE_RUN, CLAMP_RUN = "c4g_attn_gate", "c4g_swiglu_clamp7"
 GATE_LOW_LR, BASELINE_LOW_LR = "c4g_attn_gate_lr1e-3", "c4_baseline_lr1e-3"
 # a first token "favored" by attention: more than this many times the uniform-attention share
 SINK_THRESHOLD = 1.5
-# the clamp acts "rarely" when no step changes more than this share of the entries of a branch
-CLAMP_RARE = 0.001
+# the clamp changes "few" entries when no step changes more than this share of the entries of a branch
+CLAMP_FEW = 0.001
+# a seed in which the clamp, once it has started, acts in at least this share of the remaining steps: it acts
+# "in nearly every step" from its first (how often it acts, as against how many entries it changes)
+CLAMP_STEADY = 0.9
 
 # gpt-oss's swiglu() takes α = 1.702 as a default argument, not from its config:
 # openai/gpt-oss gpt_oss/torch/model.py line 249 (@7b58334).
@@ -110,6 +113,20 @@ GPT_OSS_SINKS = "openai/gpt-oss gpt_oss/torch/model.py (AttentionBlock.sinks, sd
 V4_SINKS = "DeepSeek-V4 inference/model.py (Attention.attn_sink, passed to sparse_attn())"
 SINK_LOGIT = {"gpt-oss-120b": ("sinks", GPT_OSS_SINKS), "gpt-oss-20b": ("sinks", GPT_OSS_SINKS),
               "DeepSeek-V4-Flash": ("attn_sink", V4_SINKS), "DeepSeek-V4-Pro": ("attn_sink", V4_SINKS)}
+# The anchor's attention code, read for the sink column: its config names the architecture qwen3_5, whose
+# Qwen3_5Attention splits q_proj per head into queries and gate and multiplies the SDPA output by
+# sigmoid(gate) before o_proj; its softmax (eager_attention_forward) has no extra logit.
+ANCHOR_ATTENTION_CODE = ("huggingface/transformers src/transformers/models/qwen3_5/modeling_qwen3_5.py "
+                         "(Qwen3_5Attention, eager_attention_forward) @d8c1e2844cbfeae1e342a1723d7f4e69ff1adcc0")
+
+
+def sink_evidence(m) -> str:
+    """How the table's sink column knows a model's answer: 'yes' (its code adds a sink logit), 'code' (we read
+    its attention code and it adds none), or 'unchecked' (we read none of its attention code: a config key
+    would not show a sink logit either, so the column says so rather than 'no')."""
+    if m.name in SINK_LOGIT:
+        return "yes"
+    return "code" if m.attn_output_gate_source else "unchecked"
 
 
 def gate_evidence(m) -> str:
@@ -130,6 +147,10 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     gated = a.config.text_config.attn_output_gate
     reg.add(f"output_gate.{slug(a.name)}", int(gated), YES_NO[gated],
             computed("attn_output_gate", anchor_source("attn_output_gate")))
+    no_sink = {"zh": "没有可学的 sink logit：读过的注意力代码里，softmax 只在真实 token 上计算，没有多出的打分",
+               "en": "no learned sink logit: in the attention code we read, the softmax runs over the real tokens "
+                     "only, with no extra logit"}
+    reg.add(f"sink_logit.{slug(a.name)}", 0, YES_NO[False], computed(no_sink, ANCHOR_ATTENTION_CODE))
     stated = [m for m in inputs.frontier.models if m.attn_output_gate is not None]
     for m in stated:
         p = m.attn_output_gate_source or m.provenance
@@ -155,9 +176,13 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
                     computed({"zh": f"每个头一个可学习的 logit（{param}），加入每一行 softmax（读自代码，没有 config 键记录它）",
                               "en": f"a learned logit per head, {param}, that joins every softmax row (read from code; "
                                     "no config key records it)"}, code))
+        elif sink_evidence(m) == "code":
+            reg.add(f"sink_logit.{slug(m.name)}", 0, YES_NO[False], computed(no_sink, source))
     rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "how": gate_evidence(m),
-             "sink": m.name in SINK_LOGIT} for m in sorted(stated, key=lambda m: (m.year, m.name))]
-    add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config"}] + rows,
+             "sink": m.name in SINK_LOGIT, "sink_how": sink_evidence(m)}
+            for m in sorted(stated, key=lambda m: (m.year, m.name))]
+    add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config",
+                                        "sink_how": "code"}] + rows,
              computed({"zh": "锚点模型，然后是每个记录了 attn_output_gate 的模型，从早到晚", "en": "the anchor, then every model that records attn_output_gate, oldest first"}, ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
     src = {"zh": f"{FRONTIER}（每个记录了 attn_output_gate 的模型）、{ANCHOR}",
@@ -170,6 +195,9 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     sinks = sum(m.name in SINK_LOGIT for m in stated)
     reg.add("sink_logit.models", sinks, integer(sinks),
             computed({"zh": "代码给每个头一个可学习 sink logit 的对照模型", "en": "the compared models whose code gives each head a learned sink logit"}, GPT_OSS_SINKS, V4_SINKS))
+    unchecked = sum(sink_evidence(m) == "unchecked" for m in stated)
+    reg.add("sink_logit.unchecked", unchecked, integer(unchecked),
+            computed({"zh": "没有读过注意力代码、因而 sink 一栏未核对的对照模型", "en": "the compared models whose attention code we did not read, so that their sink cell is unchecked"}, FRONTIER))
 
 
 # ---------------------------------------------------------------- bounding the gated FFN
@@ -242,6 +270,14 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
             reg.add(f"sink.{name}.match_weight", w, percent(w, 1),
                     computed({"zh": f"「{found.match}」的 softmax 权重；{words_zh[name]}", "en": f"softmax weight on {found.match}; {words[name]}"}, where))
     reg.add("sink.uniform_weight", 1 / n, percent(1 / n, 1), computed({"zh": "1 / token 数：所有打分相同", "en": "1 / tokens: every logit equal"}, where))
+    # the most the gated head can write, however the weights fall: Σ w_i v_i is a weighted mean of the values
+    # (the weights are positive and sum to 1), so it is never longer than the longest value
+    longest = max(f.length(v) for v in toy.values)
+    bound = f.sigmoid(g) * longest
+    reg.add("sink.gated_written_max", bound, fixed(bound, 4),
+            computed({"zh": "σ(g) × 最长的 value 向量的长度，g 为默认的门输入：不管权重怎样分，门后写回的长度都不超过它",
+                      "en": "σ(default gate logit) × the length of the longest value vector: however the weights "
+                            "fall, what the gated head writes is no longer"}, where))
     reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed({"zh": "σ(g)，g 为默认的门输入", "en": "σ(default gate logit)"}, where))
     reg.add("sink.gate_open", f.sigmoid(GATE_OPEN), percent(f.sigmoid(GATE_OPEN), 2),
             computed({"zh": "σ(g)，g 为打开的门的输入", "en": "σ(open gate logit)"}, NUMBERS, FORMULAS))
@@ -274,6 +310,16 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
             computed({"zh": "n_layer × d_model × d_model（每层一个门矩阵）", "en": "n_layer × d_model × d_model (one gate matrix per layer)"}, f"{EXPERIMENTS} (base)"))
 
     results: Results = inputs.results
+    if BASELINE in results.runs:
+        # how much of the training set one run reads: max_steps × batch_size × block_size characters (windows
+        # at random offsets, so some repeat and some are never read) against the training set's length
+        b = results.runs[BASELINE][0]
+        read = b.config.max_steps * b.config.batch_size * b.config.block_size / b.corpus.train_chars
+        reg.add("small.epoch_fraction", read, fixed(read, 2),
+                computed({"zh": "max_steps × batch_size × block_size / 训练集字数：一次运行读过的字数，按训练集的遍数算",
+                          "en": "max_steps × batch_size × block_size / training characters: the characters one run "
+                                "reads, in passes over the training set"}, f"{EXPERIMENTS} (base)",
+                         f"data/results/cpu/{BASELINE} (corpus.train_chars)"))
     runs = [r for r in (BASELINE, GATE_RUN, CLAMP_RUN) if r in results.runs]
     for run in runs:
         rs = results.runs[run]
@@ -301,7 +347,14 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
                     provenance(results.runs[GATE_RUN], {"zh": f"{GATE_RUN}（参数量）", "en": f"{GATE_RUN} (parameters)"}))
     if GATE_LOW_LR in results.runs and BASELINE_LOW_LR in results.runs:
-        compare(reg, "compare.gate_lr1e-3.final_val_loss", results, GATE_LOW_LR, BASELINE_LOW_LR, "final_val_loss")
+        for metric in ("final_val_loss", "max_ffn_act"):
+            compare(reg, f"compare.gate_lr1e-3.{metric}", results, GATE_LOW_LR, BASELINE_LOW_LR, metric)
+        # the baseline's own spread over seeds at that rate: the yardstick the clamp note uses for a paired gain
+        losses = [r.metrics.final_val_loss for r in results.runs[BASELINE_LOW_LR]]
+        reg.add("spread.baseline_lr1e-3.final_val_loss", max(losses) - min(losses), fixed(max(losses) - min(losses), 3),
+                provenance(results.runs[BASELINE_LOW_LR],
+                           {"zh": f"{BASELINE_LOW_LR}：各种子最终验证损失的最大值减最小值",
+                            "en": f"{BASELINE_LOW_LR}: the highest seed's final validation loss minus the lowest's"}))
     if CLAMP_RUN in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric)
@@ -323,15 +376,17 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
             computed({"zh": "batch_size × block_size × ffn_hidden × n_layer：每一步门（或 up）的输入元素数",
                       "en": "batch_size × block_size × ffn_hidden × n_layer: the gate (or up) entries of one step"},
                      EXPERIMENTS))
-    reg.add("clamp.rare_threshold", CLAMP_RARE, percent(CLAMP_RARE, 1),
-            computed({"zh": "笔记里「很少」的界线：一步之内被改动的元素占比", "en": "what the notes call rare: "
-                      "the share of one step's entries the clamp changes"}, NUMBERS))
+    reg.add("clamp.few_threshold", CLAMP_FEW, percent(CLAMP_FEW, 1),
+            computed({"zh": "笔记里「很少」的界线：一步之内被改动的元素占一条支路元素的比例",
+                      "en": "what the notes call few: the share of one step's entries of a branch that the clamp "
+                            "changes"}, NUMBERS))
     acted = [[s for s, g, u in zip(r.curves.step, r.curves.clamped_gate, r.curves.clamped_up) if g or u]
              for r in clamp]
     seeds = sum(bool(a) for a in acted)
     reg.add("clamp.acting_seeds", seeds, integer(seeds), prov)
     spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov)
     spread_keys(reg, "clamp.acting_steps", [len(a) for a in acted], integer, prov)
+    add_clamp_steadiness(reg, clamp, acted, prov)
     spread_keys(reg, "clamp.total_gate", [sum(r.curves.clamped_gate) for r in clamp], integer, prov)
     spread_keys(reg, "clamp.total_up", [sum(r.curves.clamped_up) for r in clamp], integer, prov)
     spread_keys(reg, "clamp.total", [sum(r.curves.clamped_gate) + sum(r.curves.clamped_up) for r in clamp],
@@ -346,6 +401,33 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
                                    "en": f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"}))
     reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
     add_clamp_divergence(reg, results)
+
+
+def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) -> None:
+    """How often the clamp acts once it has started, seed by seed: the steps in which it changed any entry,
+    out of the steps from its first to the last. clamp.steady: the seeds in which it then acts in at least
+    CLAMP_STEADY of those steps; clamp.sporadic: the others (each its own count)."""
+    steps = clamp[0].config.max_steps
+    share = [len(a) / (steps - a[0] + 1) if a else 0.0 for a in acted]
+    reg.add("clamp.steady_threshold", CLAMP_STEADY, percent(CLAMP_STEADY, 0),
+            computed({"zh": "笔记里「几乎每一步」的界线：从第一次起作用到训练结束，起作用的步数所占的比例",
+                      "en": "what the notes call nearly every step: the share of the steps from the clamp's first "
+                            "to the last in which it acts"}, NUMBERS))
+    steady = [i for i, x in enumerate(share) if x >= CLAMP_STEADY]
+    rest = [i for i in range(len(clamp)) if i not in steady]
+    seeds = lambda idx: "/".join(str(clamp[i].config.seed) for i in idx)
+    reg.add("clamp.steady.seeds", len(steady), integer(len(steady)), prov)
+    if steady:
+        spread_keys(reg, "clamp.steady.acting_steps", [len(acted[i]) for i in steady], integer, prov)
+        spread_keys(reg, "clamp.steady.share_from_first", [share[i] for i in steady], lambda x: percent(x, 1), prov)
+    reg.add("clamp.sporadic.seeds", len(rest), integer(len(rest)), prov)
+    if rest:
+        reg.add("clamp.sporadic.seed", clamp[rest[0]].config.seed if len(rest) == 1 else seeds(rest), seeds(rest),
+                provenance([clamp[i] for i in rest], {"zh": f"{CLAMP_RUN}：截断从第一次起并非几乎每一步都起作用的种子",
+                                                      "en": f"{CLAMP_RUN}: the seeds in which the clamp, once started, "
+                                                            "does not act in nearly every step"}))
+        spread_keys(reg, "clamp.sporadic.acting_steps", [len(acted[i]) for i in rest], integer, prov)
+        spread_keys(reg, "clamp.sporadic.share_from_first", [share[i] for i in rest], lambda x: percent(x, 1), prov)
 
 
 def add_clamp_divergence(reg: Scope, results: Results) -> None:
