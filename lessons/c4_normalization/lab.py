@@ -3,10 +3,11 @@
 The notebook's cells show the arithmetic a reader should see; this module holds what would only distract
 from it: every sentence the notebook prints, in both languages (LABELS, MESSAGES); the BatchNorm widget's
 teaching batches as tensors; the tiny Pre-Norm / Post-LN training on the project's own model and corpus;
-the benchmark harness run with the reader's own repetitions beside the committed result; aligned text
-tables; the checks that the notebook's numbers are the lesson page's and the widgets'; and the checks of
-the predictions and the "your turn" cells, which diagnose the usual mistakes and, where the learner has not
-answered yet, ask for a prediction first (course/core/lab.py).
+the benchmark harness run with the reader's own repetitions beside the committed result (one benchmark at
+a time on a machine); aligned text tables; the checks that the notebook's numbers are the lesson page's and
+the widgets' (one call per section); and the checks of the predictions and the "your turn" cells, which
+diagnose the usual mistakes and, where the learner has not answered yet, ask for a prediction first
+(course/core/lab.py).
 
 COURSE_LAB_QUICK=1 shortens the benchmark (the tests' setting); the build runs the full version.
 """
@@ -133,6 +134,7 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
                    "en": "With RMSNorm, what RMS does the top sublayer read?"},
     "q_stream_grows": {"zh": "开了 RMSNorm，顶层残差流的 RMS 还比 x₀ 的大吗？",
                        "en": "With RMSNorm, is the stream's RMS at the top still larger than x₀'s?"},
+    "curve": {"zh": "{setting}：{curve}", "en": "{setting}: {curve}"},  # a legend entry: the setting, then the curve
     "sim_title": {"zh": "逐层看：残差流的 RMS 与子层读到的 RMS",
                   "en": "Layer by layer: the stream's RMS and the RMS each sublayer reads"},
     "sim_alt": {"zh": "折线图，横轴是层号 l。只开残差时，残差流的 RMS 和子层读到的 RMS 随层数一起上升；打开 RMSNorm 后，"
@@ -151,6 +153,7 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
     "after_block": {"zh": "第 {l} 块之后", "en": "after block {l}"},
     "stream_rms": {"zh": "{placement} 初始化时的 RMS", "en": "{placement} RMS at init"},
     "block": {"zh": "块", "en": "block"},
+    "run_when": {"zh": "{placement}，{when}", "en": "{placement}, {when}"},  # a legend entry: the run, then when
     "init": {"zh": "初始化", "en": "init"},
     "end": {"zh": "训练后", "en": "trained"},
     "init_ratio": {"zh": "初始化时，Pre-Norm 每个块收到的梯度是 Post-LN 同一块的 {low} 到 {high} 倍",
@@ -330,18 +333,45 @@ def teaching_batches(lang: str) -> list[TeachingBatch]:
             for c in batch_cases(tv)]
 
 
-def same_as_widget(apple: torch.Tensor, batch: TeachingBatch) -> None:
-    """BatchNorm's apple in one batch, digit for digit as the widget shows it (its Python twin)."""
-    assert vector(apple.tolist(), 3) == vector(batch.widget_output, 3), \
-        f"{batch.case}: the notebook computes {vector(apple.tolist(), 3)}, the widget {vector(batch.widget_output, 3)}"
+def same_as_widget(num: Numbers, batches: list[TeachingBatch], apples: list[torch.Tensor]) -> None:
+    """Section 1: BatchNorm's apple in each batch, digit for digit as the widget shows it (its Python twin),
+    with as many features as the page's question names."""
+    assert len(apples) == len(batches)
+    for apple, batch in zip(apples, batches):
+        assert len(apple) == num.value("normalization.worked.d"), f"{batch.case}: {len(apple)} features"
+        assert vector(apple.tolist(), 3) == vector(batch.widget_output, 3), \
+            f"{batch.case}: the notebook computes {vector(apple.tolist(), 3)}, the widget {vector(batch.widget_output, 3)}"
 
 
-def same_as_framework(outputs: dict, inputs: dict) -> None:
-    """The hand-written norms of section 3 agree with PyTorch's own (zero ε, no learned gain or bias)."""
+# how the registry names section 3's inputs
+WORKED_INPUTS = {"x": "x", "x + shift": "shifted", "x · scale": "scaled"}
+
+
+def same_as_page_worked(num: Numbers, inputs: dict, outputs: dict) -> None:
+    """Section 3: the hand-written norms agree with PyTorch's own (zero ε, no learned gain or bias), and
+    their outputs are the lesson page's, digit for digit."""
     import torch.nn.functional as F
     for name, v in inputs.items():
         assert torch.allclose(outputs[name]["LayerNorm"], F.layer_norm(v, v.shape, eps=0.0), atol=1e-12), name
         assert torch.allclose(outputs[name]["RMSNorm"], F.rms_norm(v, v.shape, eps=0.0), atol=1e-12), name
+    same_as_page(num, {f"normalization.worked.{WORKED_INPUTS[name]}.{norm.lower()}": vector(out.tolist(), 3)
+                       for name, by_norm in outputs.items() for norm, out in by_norm.items()})
+
+
+def same_as_page_lengths(num: Numbers, length_x: float, length_anchor: float, shrink: float) -> None:
+    """Section 4: the teaching vector's length, √d at the anchor model's d and the shrink at mean(x²) = ε,
+    as the lesson page writes them."""
+    from course.core.formats import percent
+    same_as_page(num, {"normalization.worked.rmsnorm_length": fixed(length_x, 0),
+                       "normalization.sqrt_d": fixed(length_anchor, 2),
+                       "normalization.eps_effect.at_eps": percent(shrink, 1)})
+
+
+def same_as_page_sim(num: Numbers, sims: dict) -> None:
+    """Section 5: the simulator's read-outs in each setting, as the lesson page quotes them (the same twin)."""
+    same_as_page(num, {f"normalization.sim.{name}.{what}": fixed(value, 2) for name, r in sims.items()
+                       for what, value in (("grad_ratio", r.grad_ratio), ("stream_rms", r.stream_rms),
+                                           ("read_rms", r.read_rms_top))})
 
 
 # ---------------------------------------------------------------- the "your turn" checks
@@ -445,8 +475,9 @@ def check_batchnorm_inference(fn: Callable, bn: torch.nn.BatchNorm1d, batches: l
 # warmup keeps the baseline's share of the run (a tenth of the steps). TINY_STEPS keeps the section's answers
 # with a margin in each of the project's seeds (tests/test_lab_answers.py holds them): after 20 steps
 # Post-LN's bottom-over-top gradient ratio is under a tenth of Pre-Norm's in seeds 1337, 1338 and 1339
-# (after 15 under a fifth; after 10 it is the other way round, as the page says). The two runs cost about
-# 3 s of CPU; 15 steps would save under a second of the notebook's run.
+# (in runs of 15 steps under a fifth; in runs of 10, whose warmup and decay are shortened with them, it is
+# the other way round, as the page says). The two runs cost about 3 s of CPU; 15 steps would save under a
+# second of the notebook's run.
 TINY = {"d_model": 64, "n_layer": 4, "n_head": 4, "block_size": 64, "batch_size": 8}
 TINY_STEPS = 20
 
@@ -505,20 +536,42 @@ def larger_in_every_block(grads: dict, a: str = "pre", b: str = "post", when: st
 # Fewer rounds than the committed result (models/bench.py: 20 warm-up rounds, 200 repetitions), since the
 # benchmark is most of the notebook's run time. The section asks one thing of it, which of F.layer_norm and
 # F.rms_norm is faster here: their medians lie several times apart on every machine measured so far (the
-# committed result's machine, which the registry names beside its ratio, and the 2-core Xeon that builds the site,
-# 5x to 6x at every load it was timed under), so
-# 12 interleaved repetitions order them; the notebook prints both counts and draws nothing from the order of
-# the three RMSNorm forms, which lie within each other's spread.
+# committed result's machine, which the registry names beside its ratio, and the 2-core Xeon that builds the
+# site, 5x to 8x in every run timed there), so 12 interleaved repetitions order them; the notebook prints both
+# counts and draws nothing from the order of the three RMSNorm forms, which lie within each other's spread.
 BENCH_REPS = 5 if QUICK else 12
 BENCH_WARMUP = 1 if QUICK else 2
+# the build executes both languages' notebooks at once: their benchmarks take turns (a lock file in the
+# system's temporary folder), so that neither is timed while the other loads the same cores
+BENCH_LOCK = "course-c4-normalization-bench.lock"
+
+
+@contextmanager
+def bench_turn():
+    """Wait until no other kernel on this machine runs this benchmark, and hold the turn until the block ends.
+    Without fcntl (Windows), or where the lock file cannot be opened, the benchmark runs without waiting."""
+    import tempfile
+    try:
+        import fcntl
+        lock = open(os.path.join(tempfile.gettempdir(), BENCH_LOCK), "a")
+    except (ImportError, OSError):
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def bench_here(reps: int = BENCH_REPS, warmup: int = BENCH_WARMUP) -> dict:
     """The lesson's micro-benchmark (models/bench.py) on this machine's CPU: the same shape and interleaving
     as the committed result, fewer rounds, eager ops only (the torch.compile forms compile on first use,
-    seconds per form, which is not what this comparison is about)."""
+    seconds per form, which is not what this comparison is about). It waits for its turn (bench_turn)."""
     from models.bench import SHAPE, run_bench
-    return run_bench("cpu", compile_ops=False, reps=reps, warmup=warmup, shape=SHAPE)
+    with bench_turn():
+        return run_bench("cpu", compile_ops=False, reps=reps, warmup=warmup, shape=SHAPE)
 
 
 def bench_ops() -> list[str]:
