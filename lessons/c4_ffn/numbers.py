@@ -35,8 +35,14 @@ def computed(formula: "str | dict[str, str]", *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
-def frontier_source(m: FrontierModel) -> str:
-    return f"{FRONTIER} ({m.name}; {m.provenance.grade})"
+# how a frontier model's config was obtained (FileProvenance.grade), in the words of a Chinese page's tooltip
+GRADE_ZH = {"official file": "官方文件", "official code": "官方代码", "vendored copy": "本项目存的副本",
+            "report": "技术报告", "paper table": "论文表格", "secondary source": "二手来源"}
+
+
+def frontier_source(m: FrontierModel) -> dict[str, str]:
+    """'data/frontier-models.json (Kimi K3; official file)', with the Chinese tooltip's own words and punctuation."""
+    return {"zh": f"{FRONTIER}（{m.name}，{GRADE_ZH[m.provenance.grade]}）", "en": f"{FRONTIER} ({m.name}; {m.provenance.grade})"}
 
 
 def ffn_kind(m: FrontierModel) -> str:
