@@ -93,7 +93,9 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
     reg.add("anchor.params.official_total", official, integer(official),
             computed("facts.official_parameter_total (safetensors headers)", f"{ANCHOR} (facts)"))
     reg.add("anchor.ffn_share", ledger["ffn"] / total, percent(ledger["ffn"] / total, 1),
-            computed("FFN parameters / all parameters", ANCHOR, FORMULAS))
+            computed({"zh": f"{L} 个解码层的 FFN 参数 / 检查点的全部参数（MTP 层的 FFN、视觉编码器的 MLP 都不计入分子）",
+                      "en": f"FFN weights of the {L} decoder layers / all weights in the checkpoint (the MTP layer's FFN "
+                            "and the vision encoder's MLPs are not in the numerator)"}, ANCHOR, FORMULAS))
     reg.add("anchor.norm_share", ledger["norms"] / total, percent(ledger["norms"] / total, 4),
             computed("(2·L·d + d) / all parameters", ANCHOR, FORMULAS))
     # one decoder layer's parts, for the decoder-flow widget: parameters per layer, not summed over layers

@@ -16,11 +16,12 @@ from course.common.formulas import (
     anchor_ledger,
     swiglu_equal_params_width,
 )
-from course.common.measured import BASELINE, Results, add_margins, add_pair_drift, compare, provenance, spread_keys
+from course.common.measured import (BASELINE, Results, add_margins, add_pair_drift, compare, newest, provenance,
+                                     spread_keys, trained_on)
 from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
-from course.core.registry import Computed, Scope, add_rows
+from course.core.registry import Computed, Measured, Scope, add_rows
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn import twins
 
@@ -34,8 +35,14 @@ def computed(formula: "str | dict[str, str]", *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
-def frontier_source(m: FrontierModel) -> str:
-    return f"{FRONTIER} ({m.name}; {m.provenance.grade})"
+# how a frontier model's config was obtained (FileProvenance.grade), in the words of a Chinese page's tooltip
+GRADE_ZH = {"official file": "官方文件", "official code": "官方代码", "vendored copy": "本项目存的副本",
+            "report": "技术报告", "paper table": "论文表格", "secondary source": "二手来源"}
+
+
+def frontier_source(m: FrontierModel) -> dict[str, str]:
+    """'data/frontier-models.json (Kimi K3; official file)', with the Chinese tooltip's own words and punctuation."""
+    return {"zh": f"{FRONTIER}（{m.name}，{GRADE_ZH[m.provenance.grade]}）", "en": f"{FRONTIER} ({m.name}; {m.provenance.grade})"}
 
 
 def ffn_kind(m: FrontierModel) -> str:
@@ -269,6 +276,12 @@ def add_activations(reg: Scope) -> None:
     gap = f.largest_gap(f.gelu_tanh, f.gelu_exact, *GAP_SCAN)
     reg.add("act.gelu_tanh_gap", gap, significant(gap, 2),
             computed({"zh": "[−6, 6] 上 |tanh 近似 − x·Φ(x)| 的最大值", "en": "max |tanh approximation − x·Φ(x)| over [−6, 6]"}, FORMULAS))
+    # the heat map's left edge, a = −range: how close to 0 SiLU(a) gets inside the widget
+    reg.add("act.left_edge", -ACT_RANGE, fixed(-ACT_RANGE, 0), where)
+    edge = f.ACTIVATIONS["silu"](-ACT_RANGE)
+    reg.add("act.silu_at_left_edge", edge, fixed(edge, 3),
+            computed({"zh": f"SiLU({fixed(-ACT_RANGE, 0)})，热力图的左边缘",
+                      "en": f"SiLU({fixed(-ACT_RANGE, 0)}), the heat map's left edge"}, FORMULAS))
     corner = f.swiglu_product(ACT_RANGE, ACT_RANGE)
     reg.add("act.swiglu_corner", corner, fixed(corner, 2), computed({"zh": "SiLU(4) · 4，热力图的一角", "en": "SiLU(4) · 4, the heat map's corner"}, FORMULAS))
 
@@ -449,6 +462,15 @@ def add_measured(reg: Scope, results: Results) -> None:
         # seed by seed needs the same seeds: while runs are still arriving, a pair may not have them yet
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss")
+    # how far below the unigram loss every run of this page ends: the closest seed of all six runs
+    page_runs = [r for n in (*SWEEP, BASELINE, GELU4_LOW_LR, BASELINE_LOW_LR) for r in results.runs.get(n, [])]
+    if page_runs and all(r.metrics.final_val_loss is not None for r in page_runs):
+        closest = min(r.corpus.unigram_floor - r.metrics.final_val_loss for r in page_runs)
+        last = newest(page_runs)
+        reg.add("runs.below_unigram.min", closest, fixed(closest, 3),
+                Measured(run={"zh": "一元损失 − 最终验证损失，本页六个运行的每个种子中最小的",
+                              "en": "unigram loss − final validation loss, the smallest over every seed of this page's six runs"},
+                         device=trained_on(page_runs), date=last.provenance.date, commit=last.provenance.commit))
     if all(r in results.runs for r in EQUAL_PAIR):
         gelu, swiglu = (results.runs[r] for r in EQUAL_PAIR)
         extra = (swiglu[0].parameters - gelu[0].parameters) / gelu[0].parameters
