@@ -19,6 +19,7 @@ from course.common.formulas import (
 from course.common.measured import (BASELINE, Results, add_margins, add_pair_drift, compare, newest, provenance,
                                      spread_keys, trained_on)
 from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
+from course.common.numbers import frontier_source as common_frontier_source
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
 from course.core.registry import Computed, Measured, Scope, add_rows
@@ -35,14 +36,8 @@ def computed(formula: "str | dict[str, str]", *sources: str) -> Computed:
     return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
-# how a frontier model's config was obtained (FileProvenance.grade), in the words of a Chinese page's tooltip
-GRADE_ZH = {"official file": "官方文件", "official code": "官方代码", "vendored copy": "本项目存的副本",
-            "report": "技术报告", "paper table": "论文表格", "secondary source": "二手来源"}
-
-
 def frontier_source(m: FrontierModel) -> dict[str, str]:
-    """'data/frontier-models.json (Kimi K3; official file)', with the Chinese tooltip's own words and punctuation."""
-    return {"zh": f"{FRONTIER}（{m.name}，{GRADE_ZH[m.provenance.grade]}）", "en": f"{FRONTIER} ({m.name}; {m.provenance.grade})"}
+    return common_frontier_source(m.name, m.provenance.grade)
 
 
 def ffn_kind(m: FrontierModel) -> str:
