@@ -138,7 +138,8 @@ def ffn_activation(results: Results, lang: str) -> dict:
     layout = base_layout(f"{title}<br><sub>{sub}</sub>", xaxis={"title": {"text": t["step"]}},
                          yaxis={"title": {"text": t["act"]}, "rangemode": "tozero"},
                          margin={"l": 70, "r": 20, "t": 80, "b": 50})
-    parts = [f"{run_label(run, results, lang)} {significant(min(p), 3)}–{significant(max(p), 3)}"
+    sep = "：" if lang == "zh" else " "   # a label that ends in a full-width parenthesis takes no space
+    parts = [f"{run_label(run, results, lang)}{sep}{significant(min(p), 3)}–{significant(max(p), 3)}"
              for run, p in peaks.items()]
     if lang == "zh":
         alt = (f"折线图：每个训练步里所有层 FFN 隐藏激活（down_proj 的输入）的最大绝对值，{n_seeds} 个种子的均值，阴影为种子间"
