@@ -294,8 +294,8 @@ def norm_bench(results: Results, lang: str) -> dict:
         ops = list(b.ops)
         labels = [OP_LABELS.get(op, {}).get(lang, op) for op in ops]
         color = DEVICE_COLORS[i % len(DEVICE_COLORS)]
-        name = (f"{device_text(b.device_name)[lang]}（{b.provenance.date}）" if lang == "zh"
-                else f"{device_text(b.device_name)[lang]} ({b.provenance.date})")
+        name = (f"{device_text(b.device_name, b.threads)[lang]}，测于 {b.provenance.date}" if lang == "zh"
+                else f"{device_text(b.device_name, b.threads)[lang]}, {b.provenance.date}")
         hover = [f"{lab}<br>median {fixed(o.median_ms, 3)} ms, IQR {fixed(o.q1_ms, 3)}–{fixed(o.q3_ms, 3)}, "
                  f"min {fixed(o.min_ms, 3)}, max {fixed(o.max_ms, 3)}<br>{fixed(o.gbps, 1)} GB/s"
                  for lab, o in zip(labels, (b.ops[op] for op in ops))]
@@ -327,7 +327,7 @@ def norm_bench(results: Results, lang: str) -> dict:
     parts = []
     for b in benches.values():
         ln, rn = b.ops["layernorm"].median_ms, b.ops["rmsnorm"].median_ms
-        name = device_text(b.device_name)[lang]
+        name = device_text(b.device_name, b.threads)[lang]
         if lang == "zh":
             parts.append(f"{name}：LayerNorm {fixed(ln, 3)} 毫秒，RMSNorm {fixed(rn, 3)} 毫秒，"
                          f"{t['copy']} {fixed(b.plain_copy.gbps, 1)} GB/s")

@@ -221,22 +221,28 @@ FLOAT32_BYTES = 4   # the benchmark's tensors are float32
 
 
 THREADS = re.compile(r"^(?P<name>.*?),\s*(?P<n>\d+) threads?$")
+TRADEMARKS = re.compile(r"\((?:R|TM)\)", re.IGNORECASE)
 
 
-def device_text(name: str) -> dict[str, str]:
-    """'AMD EPYC, 2 threads' as each language writes it: 'AMD EPYC（2 个线程）', 'AMD EPYC (2 threads)'."""
+def device_text(name: str, threads: int | None = None) -> dict[str, str]:
+    """A benchmark's device as each language writes it, with the threads it ran on (a CPU kernel's times
+    depend on them): 'Intel(R) Xeon(R) Processor' on 2 threads is 'Intel(R) Xeon(R) Processor (2 threads)'
+    and 'Intel Xeon 处理器（2 个线程）' (Chinese prose has no half-width (R)). A name that carries its own
+    count ('AMD EPYC, 2 threads') reads the same way."""
     m = THREADS.match(name)
-    if not m:
-        return {"zh": name, "en": name}
-    n = int(m["n"])
-    return {"zh": f"{m['name']}（{n} 个线程）", "en": f"{m['name']} ({n} thread{'s' if n != 1 else ''})"}
+    if m:
+        name, threads = m["name"], threads or int(m["n"])
+    zh = re.sub(r"\bProcessor$", "处理器", " ".join(TRADEMARKS.sub("", name).split()))
+    if threads is None:
+        return {"zh": zh, "en": name}
+    return {"zh": f"{zh}（{threads} 个线程）", "en": f"{name} ({threads} thread{'s' if threads != 1 else ''})"}
 
 
 def add_bench(reg: Scope, device: str, b) -> None:
     p = b.provenance
     prov = Measured(run=f"norm-bench-{device}", device=p.device_name, date=p.date, commit=p.commit)
     k = f"bench.{device}"
-    reg.add(f"{k}.device_name", b.device_name, device_text(b.device_name), prov)
+    reg.add(f"{k}.device_name", b.device_name, device_text(b.device_name, b.threads), prov)
     reg.add(f"{k}.date", p.date, p.date, prov)
     reg.add(f"{k}.commit", p.commit, p.commit, prov)
     reg.add(f"{k}.reps", b.reps, integer(b.reps), prov)
@@ -369,7 +375,8 @@ def add_init_scale(reg: Scope, results: Results) -> None:
     reg.add("init.preln_stream_rms.max", hi, fixed(hi, 3), prov)
     reg.add("init.preln_stream_rms.range", [lo, hi], f"{fixed(lo, 3)}–{fixed(hi, 3)}", prov)
     # the final norm reads the top of Pre-Norm's stream, so the ratio is taken against the RMS there
-    spread_keys(reg, "init.preln_stream_rms_top", [r.init.stream_rms[-1] for r in pre], lambda x: fixed(x, 3),
+    # four decimals: the seeds agree to three (0.031–0.031 would read as no spread at all)
+    spread_keys(reg, "init.preln_stream_rms_top", [r.init.stream_rms[-1] for r in pre], lambda x: fixed(x, 4),
                 provenance(pre, {"zh": f"{BASELINE}（初始化时残差流顶端、最终归一化层读到的 RMS）", "en": f"{BASELINE} (RMS at the top of the stream at init, which the final norm reads)"}))
     over = [(sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm)) / b.init.stream_rms[-1]
             for a, b in zip(post, pre)]
