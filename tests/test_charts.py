@@ -28,7 +28,8 @@ TRACE_TYPES = """() => {
     const plots = [...document.querySelectorAll('.js-plotly-plot')];
     return {plots: plots.length,
             unknown: plots.flatMap(gd => gd.data.map(t => t.type || 'scatter').filter(t => !known.has(t))),
-            empty: plots.filter(gd => !gd.querySelector('.trace')).map(gd => gd.getAttribute('aria-label'))};
+            // a line or bar chart draws its traces as .trace groups; a heatmap draws an image in its .hm group
+            empty: plots.filter(gd => !gd.querySelector('.trace, .hm image')).map(gd => gd.getAttribute('aria-label'))};
 }"""
 
 # each chart's axis titles must lie off every plot area and off each other

@@ -185,7 +185,7 @@ def block_grads(results: Results, lang: str) -> dict:
                                     **({"pattern": {"shape": "/"}} if when == "init" else {})}})  # a legend swatch of its own
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
         shown = tiny if min(ends) < 0.01 else (lambda x: significant(x, 2))  # keep a tiny ratio's size
-        ratios.append(f"{RUN_LABELS[name][lang]} {shown(min(ends))}–{shown(max(ends))}")
+        ratios.append(f"{RUN_LABELS[name][lang]}{'：' if lang == 'zh' else ' '}{shown(min(ends))}–{shown(max(ends))}")
     sep = "；" if lang == "zh" else "; "
     title = (f"每个块的梯度范数<br><sub>{t['ratio']}，训练结束：{'<br>'.join(ratios)}</sub>" if lang == "zh"
              else f"Gradient norm per block<br><sub>{t['ratio']} at the end: {'<br>'.join(ratios)}</sub>")
@@ -266,7 +266,7 @@ def decay_gains(results: Results, lang: str) -> dict:
                      "error_y": {"type": "data", "symmetric": False, "array": [max(c) - m for c, m in zip(per_norm, mean)],
                                  "arrayminus": [m - min(c) for c, m in zip(per_norm, mean)]}})
         overall = [sum(c[i] for c in per_norm) / len(per_norm) for i in range(len(rs))]
-        parts.append(f"{label} {fixed(min(overall), 3)}–{fixed(max(overall), 3)}")
+        parts.append(f"{label}{'：' if lang == 'zh' else ' '}{fixed(min(overall), 3)}–{fixed(max(overall), 3)}")
     first = next(iter(runs.values()))
     n_seeds = len(first)
     data.append({"type": "scatter", "mode": "lines", "x": [first[0].end.gains[0].name, first[0].end.gains[-1].name],
