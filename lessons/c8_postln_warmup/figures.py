@@ -64,6 +64,15 @@ PLACEMENT_LABELS = {
 }
 
 
+def _menu(buttons: list[dict], dropdown: bool = False) -> list[dict]:
+    """The chart's one menu, above the plot at the left: a row of buttons, or a drop-down list for many views."""
+    if not buttons:
+        return []
+    return [{"type": "dropdown" if dropdown else "buttons", "direction": "down" if dropdown else "right", "x": 0,
+             "y": 1.02, "xanchor": "left", "yanchor": "bottom", "buttons": buttons, "showactive": True, "active": 0,
+             **BUTTON_STYLE}]
+
+
 def _sep(lang: str) -> str:
     return "；" if lang == "zh" else "; "
 
@@ -114,9 +123,7 @@ def depth_probe(results: Results, lang: str) -> dict:
     layout = base_layout(title + ("" if have else t["none"]),
                          xaxis={"title": {"text": t["depth"]}, "type": "log", "tickvals": list(DEPTHS)},
                          yaxis={"title": {"text": t["w2"]}, "type": "log", "exponentformat": "power", "dtick": 1},
-                         updatemenus=[{"type": "buttons", "direction": "right", "x": 0, "y": 1.02, "xanchor": "left",
-                                       "yanchor": "bottom", "buttons": buttons, "showactive": True, "active": 0,
-                                       **BUTTON_STYLE}],
+                         updatemenus=_menu(buttons),
                          margin={"l": 70, "r": 20, "t": 100, "b": 50})
     depths = "、".join(map(str, DEPTHS)) if lang == "zh" else ", ".join(map(str, DEPTHS))
     alt = (f"散点图：{depths} 层的模型在初始化时（不训练），最后一个块 FFN 输出矩阵的梯度范数（对数纵轴，每个种子一个点），"
@@ -235,9 +242,7 @@ def trace_grads(results: Results, lang: str) -> dict:
              else "Over the first updates: the bottom block's gradient norm over the top block's (before clipping)")
     layout = base_layout(title + ("" if data else t["none"]), xaxis={"title": {"text": t["update"]}},
                          yaxis={"title": {"text": t["ratio"]}, "type": "log", "exponentformat": "power"},
-                         updatemenus=[{"type": "buttons", "direction": "right", "x": 0, "y": 1.02, "xanchor": "left",
-                                       "yanchor": "bottom", "buttons": buttons, "showactive": True, "active": 0,
-                                       **BUTTON_STYLE}],
+                         updatemenus=_menu(buttons),
                          margin={"l": 70, "r": 20, "t": 100, "b": 50}, height=560, legend={"orientation": "h", "y": -0.25})
     alt = ("折线图：每次更新之前，最底层块参数的梯度范数除以最顶层块的（对数纵轴，每个种子一条线）；按钮在 4 层与 12 层的运行之间切换。"
            "比值掉到很小，说明底层几乎收不到梯度。"
@@ -279,9 +284,7 @@ def trace_blocks(results: Results, lang: str) -> dict:
              else "Over the first updates: each block's gradient norm (before clipping)")
     layout = base_layout(title + ("" if data else t["none"]), xaxis={"title": {"text": t["update"]}},
                          yaxis={"title": {"text": t["block"]}, "dtick": 1},
-                         updatemenus=[{"type": "dropdown", "direction": "down", "x": 0, "y": 1.02, "xanchor": "left",
-                                       "yanchor": "bottom", "buttons": buttons, "showactive": True, "active": 0,
-                                       **BUTTON_STYLE}] if buttons else [],
+                         updatemenus=_menu(buttons, dropdown=True),
                          margin={"l": 70, "r": 20, "t": 100, "b": 50}, height=520)
     alt = ("热图：记录了前几次更新的每组运行、每个种子各一张，用菜单挑选。横轴是第几次更新，纵轴是块（1 是最底层），"
            "颜色是这个块的参数在这次更新之前（裁剪之前）的梯度范数，对数刻度，所有运行和种子共用一条色标。"
