@@ -13,8 +13,8 @@ from course.core.units import Figure
 from lessons.c4_residual.numbers import NO_RESIDUAL, NO_SCALING, RUNS, sci
 
 COLORS = {BASELINE: "#3b6fd4", NO_RESIDUAL: "#d9534f", NO_SCALING: "#2ca58d"}  # mid-tones, both palettes
-SEED_MARKERS = ("circle", "square", "diamond")   # a run drawn per seed: a marker and a dash per seed,
-SEED_DASH = ("solid", "dash", "dashdot")         # so the legend tells them apart
+SEED_MARKERS = ("circle", "square", "diamond")   # a run drawn per seed: solid lines, one marker per seed (a dash
+                                                 # would read as the stream chart's init lines or the unigram line)
 PER_SEED = (NO_SCALING,)   # runs the loss chart draws seed by seed
 RUN_LABELS = {
     BASELINE: {"zh": "基线：x + F(x)，写回按 1/√N 初始化", "en": "baseline: x + F(x), write-back init × 1/√N"},
@@ -25,8 +25,8 @@ T = {
     "zh": {"step": "训练步数", "loss": "验证损失（nats/字）", "unigram": "一元模型的损失", "init": "初始化时",
            "end": "训练结束", "layer": "层（0 = 嵌入之后）", "rms": "残差流 RMS（对数轴）", "block": "块",
            "grad": "块内参数的梯度范数（对数轴）", "seeds": "阴影与误差棒：{n} 个种子的最小到最大",
-           "per_seed": "；写回不缩放的运行每个种子一条线，因为它的种子分成了两种", "seed": "，种子 {s}",
-           "per_seed_end": "；写回不缩放的运行在训练结束时每个种子一条线，因为它的种子分成了两种"},
+           "per_seed": "；写回不缩放的运行每个种子一条线，因为它的种子有两种结局", "seed": "，种子 {s}",
+           "per_seed_end": "；写回不缩放的运行在训练结束时每个种子一条线，因为它的种子有两种结局"},
     "en": {"step": "step", "loss": "validation loss (nats/char)", "unigram": "unigram model's loss",
            "init": "at init", "end": "at the end", "layer": "layer (0 = after the embeddings)",
            "rms": "residual-stream RMS (log axis)", "block": "block",
@@ -63,7 +63,7 @@ def loss_curves(results: Results, lang: str) -> dict:
                 data.append({"type": "scatter", "mode": "lines+markers", "x": r.val.step, "y": r.val.loss,
                              "legendgroup": name, "marker": {"size": 6, "symbol": SEED_MARKERS[i % len(SEED_MARKERS)]},
                              "name": f"{RUN_LABELS[name][lang]}{t['seed'].format(s=r.config.seed)}",
-                             "line": {"color": COLORS[name], "width": 2, "dash": SEED_DASH[i % len(SEED_DASH)]}})
+                             "line": {"color": COLORS[name], "width": 2}})
             continue
         steps = min((r.val.step for r in rs), key=len)       # a diverged seed stops early
         cols = [[r.val.loss[i] for r in rs if r.val.loss[i] is not None] for i in range(len(steps))]
@@ -84,10 +84,10 @@ def loss_curves(results: Results, lang: str) -> dict:
             for name, rs in runs.items()}
     parts = [f"{RUN_LABELS[n][lang]} {fixed(min(v), 3)}–{fixed(max(v), 3)}" for n, v in ends.items() if v]
     sep = "；" if lang == "zh" else "; "
-    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大（写回初始化不乘 1/√N 的运行每个种子一条点线）；虚线是一元模型的损失 "
+    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大（写回初始化不乘 1/√N 的运行每个种子一条实线，各用一种标记）；虚线是一元模型的损失 "
            f"{fixed(unigram, 3)}。最终验证损失：{sep.join(parts)}。" if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} runs, shaded from the lowest to the highest "
-           f"seed (the run without the 1/√N write-back init one dotted line per seed); the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
+           f"seed (the run without the 1/√N write-back init one solid line per seed, each with its own marker); the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
            f"{sep.join(parts)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
@@ -110,7 +110,7 @@ def stream_rms(results: Results, lang: str) -> dict:
                                  "marker": {"size": 6, "symbol": SEED_MARKERS[i % len(SEED_MARKERS)]},
                                  "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}"
                                          f"{t['seed'].format(s=r.config.seed)}",
-                                 "line": {"color": COLORS[name], "width": 2, "dash": SEED_DASH[i % len(SEED_DASH)]}})
+                                 "line": {"color": COLORS[name], "width": 2}})
                 tops = "、".join if lang == "zh" else ", ".join
                 described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
                                  f"{significant(mean[0], 2)} → "
@@ -129,10 +129,10 @@ def stream_rms(results: Results, lang: str) -> dict:
                          yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power", "dtick": 1},
                          margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)   # dtick: decades only, no "2" beside "10⁻³"
     sep = "；" if lang == "zh" else "; "
-    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围；写回不缩放的运行在训练结束时每个种子一条线），从嵌入之后到顶层："
+    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围；写回不缩放的运行在训练结束时每个种子一条实线，各用一种标记），从嵌入之后到顶层："
            f"{sep.join(described)}。" if lang == "zh" else
            f"Line chart: the residual stream's RMS after the embeddings and after each block (log scale; mean over "
-           f"seeds, shaded over the seeds; the unscaled run at the end one line per seed), from after the embeddings to the top: {sep.join(described)}.")
+           f"seeds, shaded over the seeds; the unscaled run at the end one solid line per seed, each with its own marker), from after the embeddings to the top: {sep.join(described)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
