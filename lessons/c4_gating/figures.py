@@ -9,7 +9,7 @@ from course.core.figures import REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, percent, significant
 from course.core.units import Figure
 from lessons.c4_gating import formulas as f
-from lessons.c4_gating.numbers import CLAMP_RUN, GATE_RUN
+from lessons.c4_gating.numbers import CLAMP_RUN, GATE_RUN, SURFACE_DIGITS
 
 COLORS = {BASELINE: "#3b6fd4", GATE_RUN: "#d9534f", CLAMP_RUN: "#2ca58d"}
 RUN_LABELS = {
@@ -129,7 +129,7 @@ def ffn_activation(results: Results, lang: str) -> dict:
         bound = f.swiglu_clamped_max(limit)
         steps = results.runs[runs[0]][0].config.max_steps
         data.append({"type": "scatter", "mode": "lines", "x": [0, steps], "y": [bound, bound], "hoverinfo": "name",
-                     "name": t["bound"].format(l=fixed(limit, 0), b=fixed(bound, 2)),
+                     "name": t["bound"].format(l=fixed(limit, 0), b=fixed(bound, SURFACE_DIGITS)),
                      "line": {"color": REFERENCE_COLOR, "dash": "dash"}})
     n_seeds = len(results.runs[runs[0]]) if runs else 0
     title = ("FFN 里最大的隐藏激活：基线与截断" if lang == "zh"

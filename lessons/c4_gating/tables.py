@@ -13,11 +13,11 @@ from course.core.registry import table_rows
 LABELS = {"zh": {"caption": "谁给注意力输出加门", "model": "模型", "year": "年份", "gate": "注意力输出带门",
                  "how": "依据", "sink": "每个头一个可学的 sink logit", "anchor": "（锚点）",
                  "config": "config 中的键", "code": "模型代码", "inferred": "推断：config 中没有这个键",
-                 "unchecked": "未核对（没有读它的代码）", "none": "—"},
+                 "unchecked": "未核对（没有读它的注意力代码）", "none": "—"},
           "en": {"caption": "Who gates the attention output", "model": "Model", "year": "Year",
                  "gate": "Attention output gated", "how": "How we know", "sink": "Learned sink logit per head",
                  "anchor": " (anchor)", "config": "a config key", "code": "the model's code",
-                 "inferred": "inferred: no config key", "unchecked": "not checked (code not read)", "none": "—"}}
+                 "inferred": "inferred: no config key", "unchecked": "not checked (attention code not read)", "none": "—"}}
 
 
 def sink_cell(ctx, row, lab) -> str:
