@@ -263,7 +263,7 @@ def add_config(reg: Registry, experiments) -> None:
             reg.add(f"config.{run}.{field}", v if v is not None else "none", shown, src)
         hidden = cfg.gpt_config(vocab_size=1).ffn_hidden
         reg.add(f"config.{run}.ffn_hidden", hidden, integer(hidden),
-                Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉ (models/model.py)",
+                Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉ (models/config.py)",
                          sources=[EXPERIMENTS]))
 
 

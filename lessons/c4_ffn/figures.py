@@ -36,7 +36,7 @@ def ledger(results: Results, lang: str) -> dict:
     share = {p: parts[p] / total for p in order}
     shown = {p: fixed(100 * share[p], 1 if share[p] >= 0.001 else 4) + "%" for p in order}
     data = [{"type": "bar", "orientation": "h", "y": [PARTS[p][lang] for p in order],
-             "x": [parts[p] / 1e9 for p in order], "text": [shown[p] for p in order], "textposition": "outside",
+             "x": [parts[p] / (1e8 if lang == "zh" else 1e9) for p in order], "text": [shown[p] for p in order], "textposition": "outside",
              "cliponaxis": False,
              "marker": {"color": [FFN_COLOR if p == "ffn" else OTHER_COLOR for p in order]},
              "hovertext": [f"{PARTS[p][lang]}: {integer(parts[p])} ({shown[p]})" for p in order],
@@ -44,7 +44,7 @@ def ledger(results: Results, lang: str) -> dict:
     title = (f"锚点模型 {a.name} 的 {fixed(total / 1e8, 0)} 亿个参数都在哪里" if lang == "zh"
              else f"Where the {fixed(total / 1e9, 1)}B parameters of the anchor, {a.name}, go")
     layout = base_layout(title, height=420, margin={"l": 220, "r": 70, "t": 60, "b": 50},
-                         xaxis={"title": {"text": "十亿个参数" if lang == "zh" else "billions of parameters"}},
+                         xaxis={"title": {"text": "亿个参数" if lang == "zh" else "billions of parameters"}},
                          yaxis={"automargin": True})
     parts_text = ("；" if lang == "zh" else "; ").join(f"{PARTS[p][lang]}{'' if PARTS[p][lang].endswith('）') else ' '}{shown[p]}"
                                                            for p in reversed(order))

@@ -189,7 +189,8 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
     rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "form": ffn_kind(m),
              "moe": m.num_experts is not None, "expert": bool(m.moe_ffn_width),
              "secondary": m.provenance.grade == "secondary source",
-             "latent": m.name == LATENT_MOE_MODEL} for m in dense_ffn_models(inputs)]
+             "latent": m.name == LATENT_MOE_MODEL,
+             "encdec": m.name in ENCODER_DECODER_MODELS} for m in dense_ffn_models(inputs)]
     rows.append({"slug": "anchor", "name": inputs.anchor.name})
     add_rows(reg, "models.rows", rows, computed({"zh": "宽度表里的模型，从早到晚，最后是锚点模型", "en": "the width table's models, oldest first, then the anchor"}, FRONTIER, ANCHOR))
     t = inputs.anchor.config.text_config
@@ -220,6 +221,7 @@ def add_latent_moe(reg: Scope, inputs: Inputs) -> None:
 
 
 LATENT_MOE_MODEL, LATENT_KEY = "Kimi K3", "kimik3.routed_expert_hidden_size"
+ENCODER_DECODER_MODELS = {"Transformer base"}   # num_layers counts each of its two stacks; every other row is decoder-only
 MOE_MODEL = "DeepSeek-V3"
 
 
@@ -358,7 +360,7 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
 GELU4 = "c1_gelu_ratio4"
 GELU4_LOW_LR = "c1_gelu_ratio4_lr1e-3"        # the same GELU 4d at lr 1e-3
 BASELINE_LOW_LR = "c4_baseline_lr1e-3"
-GROUP_ZH = {"low": "低的一组", "high": "高的那个"}
+GROUP_ZH = {"low": "最终损失较低的两个种子", "high": "最终损失最高的那个种子"}
 SPLIT_STEP = 150   # a validation step (every 50) at which GELU 4d's seeds have already parted
 
 
@@ -391,7 +393,7 @@ def add_split(reg: Scope, results: Results) -> None:
             for key, a, b in (("first_gain", "c1_gelu_ratio2", GELU4), ("second_gain", GELU4, "c1_gelu_ratio8"),
                               ("swiglu_gap", BASELINE, GELU4)):
                 spread_keys(reg, f"gelu4.{group}.{key}", [by_seed[a][s] - by_seed[b][s] for s in seeds], loss3,
-                            provenance(results.runs[a], {"zh": f"{a} − {b}，GELU 4d {GROUP_ZH[group]}的种子", "en": f"{a} − {b}, the seeds of GELU 4d's {group} group"}))
+                            provenance(results.runs[a], {"zh": f"{a} − {b}，GELU 4d {GROUP_ZH[group]}", "en": f"{a} − {b}, the seeds of GELU 4d's {group} group"}))
     # GELU 4d at lr 1e-3 against GELU 4d at the default lr, for the seeds of each group: the low group
     # ends higher at 1e-3 (lr1e-3_rise, 1e-3 minus default), the high seed lower (lr1e-3_drop, default minus 1e-3)
     if GELU4_LOW_LR in results.runs and results.seeds(GELU4_LOW_LR) == results.seeds(GELU4):
@@ -401,7 +403,7 @@ def add_split(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"gelu4.{group}.{key}",
                         [sign * (at_low_lr[r.config.seed] - r.metrics.final_val_loss) for r in rs], loss3,
                         provenance(results.runs[GELU4_LOW_LR],
-                                   {"zh": f"{what[0]}，GELU 4d {GROUP_ZH[group]}的种子",
+                                   {"zh": f"{what[0]}，GELU 4d {GROUP_ZH[group]}",
                                     "en": f"{what[1]}, the seeds of GELU 4d's {group} group"}))
     base = results.runs[BASELINE]
     spread_keys(reg, "baseline.val_at_split", [val_at(r) for r in base], loss3,

@@ -11,7 +11,7 @@ LABELS = {
     "zh": {"caption": "各模型稠密 FFN 的宽度（由各自的 config 算出；标 † 的一行只有二手来源，鼠标移到数字上可看出处）",
            "model": "模型", "year": "年份", "d": "d", "width": "d_ff", "ratio": "d_ff / d", "form": "形式",
            "layers": "有稠密 FFN 的层", "expert": "专家宽度 / d", "two_matrix": "两矩阵", "swiglu": "门控三矩阵",
-           "all": "全部 {n} 层", "some": "{k} / {n} 层", "anchor": "（锚点）", "none": "—",
+           "all": "全部 {n} 层", "encdec": "编码器、解码器各 {n} 层", "some": "{k} / {n} 层", "anchor": "（锚点）", "none": "—",
            "secondary": " †", "latent": " *",
            "note": "* Kimi K3 的路由专家读的不是 <!-- n:ffn.models.kimi_k3.hidden_size --> 维的 token 本身，而是先压缩成的 "
                    "<!-- n:kimik3.routed_expert_hidden_size --> 维潜向量（config 里的 routed_expert_hidden_size，"
@@ -22,7 +22,7 @@ LABELS = {
                       "secondary source; hover a number for its source)",
            "model": "Model", "year": "Year", "d": "d", "width": "d_ff", "ratio": "d_ff / d", "form": "Form",
            "layers": "Layers with a dense FFN", "expert": "Expert width / d", "two_matrix": "two-matrix",
-           "swiglu": "gated", "all": "all {n}", "some": "{k} of {n}", "anchor": " (the anchor)", "none": "—",
+           "swiglu": "gated", "all": "all {n}", "encdec": "{n} + {n} (encoder, decoder)", "some": "{k} of {n}", "anchor": " (the anchor)", "none": "—",
            "secondary": " †", "latent": " *",
            "note": "* Kimi K3's routed experts do not read the token's <!-- n:ffn.models.kimi_k3.hidden_size --> numbers "
                    "themselves but a latent vector of <!-- n:kimik3.routed_expert_hidden_size --> "
@@ -41,7 +41,7 @@ def frontier_widths(ctx) -> str:
     for m in models:
         k = f"models.{m['slug']}"
         layers = (lab["some"].format(k=n(f"{k}.dense_layers"), n=n(f"{k}.num_layers")) if m["moe"]
-                  else lab["all"].format(n=n(f"{k}.num_layers")))
+                  else lab["encdec" if m.get("encdec") else "all"].format(n=n(f"{k}.num_layers")))
         expert = (n(f"{k}.expert_ratio") + (lab["latent"] if m.get("latent") else "")) if m["expert"] else lab["none"]
         name = m["name"] + (lab["secondary"] if m.get("secondary") else "")
         rows.append(f'<tr data-model="{m["slug"]}"><th scope="row">{name}</th><td>{m["year"]}</td>'
