@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
-from course.common.measured import LEFT_UNIGRAM_MARGIN, MARGIN_LOSS, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
-from course.core.formats import fixed, integer, percent, scientific, significant
+from course.common.measured import LEFT_UNIGRAM_MARGIN, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
+from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
 from course.core.registry import Computed, Scope
 from lessons.c8_postln_warmup import formulas as f
 from lessons.c8_postln_warmup import twins as tw
@@ -37,6 +37,7 @@ TRAINED = SWEEP + DEEP + C4_RUNS
 # Below this fraction of the top block's gradient norm, the bottom block's is "almost no gradient".
 SLIVER = 0.01
 TAIL = 20   # the last traced updates the per-block read-outs average over
+LAST = 3    # the very last traced updates, for a statement about the end of the trace that one update must not carry
 # Seed-by-seed comparisons: (key, run a, run b, metric), a minus b.
 COMPARISONS = [
     ("w100_vs_w0", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
@@ -349,6 +350,9 @@ def add_training(reg: Scope, results: Results) -> None:
     reg.add("trace.tail", TAIL, integer(TAIL),
             computed("the last traced updates the per-block read-outs average over", NUMBERS,
                      zh="按块读数时取平均的、记录中的最后几次更新"))
+    reg.add("trace.last", LAST, integer(LAST),
+            computed("the very last traced updates a note about the end of the trace looks at", NUMBERS,
+                     zh="讲记录末尾的笔记所看的、记录中的最后几次更新"))
     reg.add("trace.sliver", SLIVER, percent(SLIVER, 0),
             computed("the bottom block's gradient norm below this fraction of the top block's: almost none",
                      NUMBERS, zh="最底层块的梯度范数低于最顶层块的这个比例，就算几乎收不到梯度"))
@@ -365,6 +369,19 @@ def add_training(reg: Scope, results: Results) -> None:
         reg.add("trace.preln.bottom_over_others.tail.min", most, significant(most, 3), prov_pre)
         reg.add("trace.preln.runs", len(pre), integer(len(pre)),
                 computed("the traced Pre-Norm runs", EXPERIMENTS, zh="记录了前几次更新的 Pre-Norm 运行"))
+    # every traced Post-LN seed: how many are off the plateau at the trace's last update, how many still on it
+    post = [run for run in TRAINED if run.startswith("c8_postln") and run in results.runs
+            and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
+    if post:
+        rs = [r for run in post for r in results.runs[run]]
+        if all(below_unigram_at_trace_end(r) is not None for r in rs):
+            prov_post = provenance(rs, {"zh": "、".join(post), "en": ", ".join(post)})
+            for name, test in (("off_plateau", off_plateau_at_trace_end), ("on_plateau", on_plateau_at_trace_end)):
+                n = sum(map(test, rs))
+                reg.add(f"trace.postln.{name}", n, integer(n), prov_post)
+            reg.add("trace.postln.seeds", len(rs), integer(len(rs)), prov_post)
+            reg.add("trace.postln.runs", len(post), integer(len(post)),
+                    computed("the traced Post-LN runs", EXPERIMENTS, zh="记录了前几次更新的 Post-LN 运行"))
     for key, a, b, metric in COMPARISONS:
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
@@ -387,6 +404,52 @@ def lower_over_upper(blocks: list[float]) -> float:
 
 def bottom_over_others(blocks: list[float]) -> float:
     return blocks[0] / max(blocks[1:])
+
+
+def bottom_over_top_tail(r) -> float:
+    """The bottom block's gradient norm over the top block's, on the geometric means of the last TAIL updates
+    (the same as the geometric mean of the per-update ratio)."""
+    g = tail_grads(r)
+    return g[0] / g[-1]
+
+
+def block_parameters(r) -> int:
+    """The parameters of one block of our model (models/model.py, Block): attention's c_attn (3·d²) and
+    c_proj (d²), SwiGLU's gate, up and down matrices (3·d·ffn_hidden), and the two norms' gains (2·d); no
+    biases. Only for the SwiGLU block without an attention gate, the block every traced run uses."""
+    c = r.config
+    if c.ffn_type != "swiglu" or c.attn_output_gate:
+        raise ValueError(f"block_parameters: no count for ffn_type={c.ffn_type}, attn_output_gate={c.attn_output_gate}")
+    d = c.d_model
+    return 4 * d * d + 3 * d * r.ffn_hidden + 2 * d
+
+
+def bottom_grad_rms_tail(r) -> float:
+    """The bottom block's gradient as an RMS per parameter (its norm over √parameters), geometric mean over
+    the last TAIL updates: the size of a typical entry, to set beside Adam's ε. It says nothing about single
+    parameters."""
+    n = math.sqrt(block_parameters(r))
+    g = r.trace.block_grad_norm
+    return f.geometric_mean(g[i][0] / n for i in tail_steps(r))
+
+
+def below_unigram_at_trace_end(r):
+    """How far the validation loss at the trace's last update lies below the unigram loss (None when that
+    step was not evaluated)."""
+    at = dict(zip(r.val.step, r.val.loss)).get(r.trace.step[-1])
+    return None if at is None else r.corpus.unigram_floor - at
+
+
+def off_plateau_at_trace_end(r) -> bool:
+    """Clearly below the unigram loss at the trace's last update: by the leaving margin and the rerun margin."""
+    b = below_unigram_at_trace_end(r)
+    return b is not None and b > LEFT_UNIGRAM_MARGIN + MARGIN_LOSS
+
+
+def on_plateau_at_trace_end(r) -> bool:
+    """Clearly not yet below the unigram loss by the leaving margin at the trace's last update."""
+    b = below_unigram_at_trace_end(r)
+    return b is not None and b < LEFT_UNIGRAM_MARGIN - MARGIN_LOSS
 
 
 def bottom_update_over_top(r) -> float:
@@ -430,17 +493,24 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
                 lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.block_spread.first", [max(g) / min(g) for g in (r.trace.block_grad_norm[0] for r in rs)],
                 lambda x: fixed(x, 2), prov)
-    # the first traced update from which the ratio stays below SLIVER to the end of the trace (one past the
-    # trace when it ends above it): where the bottom block is left almost no gradient for good
+    # the first traced update from which the ratio stays below SLIVER, less the margin of a ratio of two
+    # measured norms, to the end of the trace (one past the trace when it ends above it): where the bottom
+    # block is left almost no gradient for good
     def sliver_from(r):
-        above = [s for i, s in enumerate(r.trace.step) if ratio(r, i) >= SLIVER]
+        above = [s for i, s in enumerate(r.trace.step) if ratio(r, i) >= SLIVER / (1 + 2 * MARGIN_OTHER)]
         return max(above) + 1 if above else r.trace.step[0]
     spread_keys(reg, f"{k}.sliver_from", [sliver_from(r) for r in rs], integer, prov)
     # the same two read-outs over the seeds that stalled and over those that left, where a run has both
+    # the same ratio on the geometric means of the last TAIL updates (one update's spike does not decide)
+    spread_keys(reg, f"{k}.bottom_over_top.tail", [bottom_over_top_tail(r) for r in rs], lambda x: significant(x, 2), prov)
     for name, sign in (("stalled", 1), ("left", -1)):
         sub = [r for r in rs if sign * (val_extremes(r)[0] - val_extremes(r)[1] + LEFT_UNIGRAM_MARGIN) > MARGIN_LOSS]
         if sub and len(sub) < len(rs):
             spread_keys(reg, f"{k}.bottom_over_top.end.{name}", [ratio(r, -1) for r in sub], lambda x: significant(x, 2), prov)
+            spread_keys(reg, f"{k}.bottom_over_top.tail.{name}", [bottom_over_top_tail(r) for r in sub],
+                        lambda x: significant(x, 2), prov)
+            spread_keys(reg, f"{k}.sliver_from.{name}", [sliver_from(r) for r in sub], integer, prov)
+            spread_keys(reg, f"{k}.bottom_grad_rms.tail.{name}", [bottom_grad_rms_tail(r) for r in sub], scientific2, prov)
             spread_keys(reg, f"{k}.bottom_over_top.min.{name}",
                         [min(ratio(r, i) for i in range(len(r.trace.step))) for r in sub], lambda x: significant(x, 2), prov)
             spread_keys(reg, f"{k}.bottom_update_over_top.tail.{name}", [bottom_update_over_top(r) for r in sub],
@@ -451,6 +521,23 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
                 lambda x: significant(x, 2), prov)
     spread_keys(reg, f"{k}.bottom_update_over_decay.tail", [bottom_update_over_decay(r) for r in rs],
                 lambda x: significant(x, 2), prov)
+    # the bottom block's gradient per parameter (an RMS), to set beside Adam's ε
+    spread_keys(reg, f"{k}.bottom_grad_rms.tail", [bottom_grad_rms_tail(r) for r in rs], scientific2, prov)
+    spread_keys(reg, f"{k}.eps_over_bottom_grad_rms.tail", [tw.EXPLORER.eps / bottom_grad_rms_tail(r) for r in rs],
+                lambda x: significant(x, 2), prov)
+    # which seeds are off the plateau (clearly below the unigram loss) at the trace's last update, which
+    # clearly still on it, and how the blocks fall (largest lower/upper ratio) in each group
+    if all(below_unigram_at_trace_end(r) is not None for r in rs):
+        off = [r for r in rs if off_plateau_at_trace_end(r)]
+        on = [r for r in rs if on_plateau_at_trace_end(r)]
+        reg.add(f"{k}.off_plateau", len(off), integer(len(off)), prov)
+        reg.add(f"{k}.on_plateau", len(on), integer(len(on)), prov)
+        for name, sub in (("off_plateau", off), ("on_plateau", on)):
+            if sub:
+                spread_keys(reg, f"{k}.lower_over_upper.tail.{name}", [lower_over_upper(tail_grads(r)) for r in sub],
+                            lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2), prov)
+                spread_keys(reg, f"{k}.below_unigram.trace_end.{name}", [below_unigram_at_trace_end(r) for r in sub],
+                            lambda x: fixed(x, 3), prov)
     # the seed that stays on the unigram loss longest (ties: the one with the smallest end ratio, so that
     # a note claiming a large ratio there is not carried by the kinder seed): its plateau and its ratio
     ends = [(plateau_end(r), -ratio(r, -1), r) for r in rs]
@@ -463,6 +550,16 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     reg.add(f"{lp}.bottom_over_top.end", end, significant(end, 2), one)
     low = min(ratio(longest, i) for i in range(len(longest.trace.step)))
     reg.add(f"{lp}.bottom_over_top.min", low, significant(low, 2), one)
+    last = min(ratio(longest, i) for i in range(len(longest.trace.step) - LAST, len(longest.trace.step)))
+    reg.add(f"{lp}.bottom_over_top.last.min", last, significant(last, 2), one)
+    # the residual stream at initialization: the raw embedding block 1 reads, and the stream after each block
+    spread_keys(reg, f"{k}.init.embed_rms", [r.init.stream_rms[0] for r in rs], lambda x: significant(x, 2), prov)
+    # (every seed's stream after every block, pooled: its range is the range over blocks and seeds)
+    spread_keys(reg, f"{k}.init.block_rms", [x for r in rs for x in r.init.stream_rms[1:]], lambda x: significant(x, 3), prov)
+    n = block_parameters(rs[0])
+    reg.add(f"{k}.block_parameters", n, integer(n),
+            computed("4·d_model² + 3·d_model·ffn_hidden + 2·d_model: one block's parameters (models/model.py, Block)", EXPERIMENTS,
+                     zh="4·d_model² + 3·d_model·ffn_hidden + 2·d_model：一个块的参数个数（models/model.py 的 Block）"))
     steps = len(rs[0].trace.step)
     reg.add(f"{k}.steps", steps, integer(steps), prov)
     predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)
