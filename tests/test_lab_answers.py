@@ -1,7 +1,10 @@
 """The lab asks before it answers (docs/c4/normalization-lab.ipynb and .en.ipynb).
 
 On the published page each prediction is a question over an empty placeholder, and its answer, with the
-check, follows in a closed block; the set-up is folded away, so the first exercise starts near the top.
+check, follows in a closed block (a reference solution's block says it is one); the output of each run between
+a prediction and its answer, which can give the answer away, is folded in a closed block of its own, its code
+in view, except a run the notebook keeps open (`keep-open`: the reader reasons from it); the set-up is folded
+away, so the first exercise starts near the top.
 The download is the learner's copy: placeholders, no answers, no outputs, and it runs from top to bottom as
 it is, each check asking for the prediction first, in the notebook's language, from where its set-up note
 says it may sit (next to the repository's folder, or anywhere with COURSE_ROOT naming the repository),
@@ -81,9 +84,10 @@ def test_every_answer_and_check_is_inside_a_closed_block_below_its_question(site
     html = page(site_dir, lang)
     blocks = [(m.start(), m.end()) for m in DETAILS.finditer(html)]
     assert blocks and not re.search(r"<details\b[^>]*\bopen\b", html), "a block is open"
-    summary = Site.FOLD_SUMMARY["answer"][lang]
-    assert html.count(f"<summary>{summary}</summary>") == len([c for c in read(lang).cells if has(c, "check")])
     nb = read(lang)
+    answers, solutions = (html.count(f"<summary>{Site.FOLD_SUMMARY[k][lang]}</summary>") for k in ("answer", "solution"))
+    assert answers + solutions == len([c for c in nb.cells if has(c, "check")])
+    assert solutions == len([c for c in nb.cells if has(c, "your-turn")])
     for i, c in enumerate(nb.cells):
         at, _ = cell_html(html, c.id)
         inside = any(a < at < b for a, b in blocks)
@@ -94,6 +98,33 @@ def test_every_answer_and_check_is_inside_a_closed_block_below_its_question(site
     for c in nb.cells:  # the answer key is nowhere outside the blocks
         if has(c, "answer"):
             assert f'id="cell-id={c.id}"' not in outside, c.id
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_run_output_between_a_prediction_and_its_answer_shows_unfolded(site_dir, lang):
+    from course.core.site import Site
+    html = page(site_dir, lang)
+    summary = f"<summary>{Site.FOLD_SUMMARY['output'][lang]}</summary>"
+    asked, folded = False, []
+    for c in read(lang).cells:
+        if has(c, "prediction"):
+            asked = True
+        elif has(c, "answer") or has(c, "check"):
+            asked = False
+        elif c.cell_type == "code":
+            _, element = cell_html(html, c.id)
+            shown = DETAILS.sub("", element)
+            assert "jp-InputArea" in shown, f"{lang}: the code of {c.id} is folded"
+            if asked and not has(c, "keep-open"):
+                assert "jp-OutputArea-output" not in shown and summary in element, f"{lang}: {c.id} shows its output"
+                folded.append(c.id)
+            else:
+                assert summary not in element, f"{lang}: {c.id} folds its output"
+    assert {"s2-run", "s3-run", "s4-run", "s5-run", "s6-run", "s6-figure"} <= set(folded), folded
+    _, train = cell_html(html, "s6-train")  # the stream table section 6 reasons from
+    assert "s6-train" not in folded and "jp-OutputArea-output" in DETAILS.sub("", train)
+    _, figure = cell_html(html, "s6-figure")  # its text alternative states both answers
+    assert 'class="plotly-figure"' in figure and 'class="plotly-figure"' not in DETAILS.sub("", figure)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -140,6 +171,7 @@ def test_download_is_the_learners_copy(site_dir, lang):
     assert len([c for c in nb.cells if has(c, "check")]) == len([c for c in read(lang).cells if has(c, "check")])
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "<!--" not in text and ("C8 第 2 课" if lang == "zh" else "C8 Lesson 2") in text
+    assert not re.search(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);", text), "an HTML entity in the download's text"
     assert str(ROOT) not in nb_file.read_text(encoding="utf-8")
 
 
@@ -160,6 +192,8 @@ def test_learners_copy_runs_top_to_bottom_next_to_the_repository_and_asks_for_ea
             out = "".join(o.get("text", "") for o in c.outputs)
             assert prediction in out or code in out, (c.id, out)
             assert "✓" not in out
+            # and nothing else: what a check shows after its verdict gives the answer away
+            assert all(prediction in line or code in line for line in out.splitlines() if line.strip()), (c.id, out)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -1,7 +1,9 @@
 """How a lab's page folds its cells and what its download holds, on a small notebook rendered by nbconvert
 as mkdocs-jupyter renders the site's (no kernel, no build): the set-up folds into one closed block, each
-answer with its check into another, everything else stays as it is; the learner's copy leaves out the
-answers and the page notes, and keeps no output."""
+answer with its check into another (a reference solution after a "your turn" says so), the output of a run
+between a prediction and its answer into a closed block of its own (its code stays in view) unless the run
+is marked `keep-open`, everything else stays as it is; the learner's copy leaves out the answers and the
+page notes, keeps no output, and writes its references as plain text, with no HTML entity left."""
 from __future__ import annotations
 
 import re
@@ -10,12 +12,15 @@ import nbformat
 import pytest
 
 from course.core.notebooks import learner_copy
-from course.core.site import fold_groups, notebook_cells
+from course.core.site import fold_groups, folded_outputs, notebook_cells
 
 
-def cell(kind: str, cid: str, tags: list[str], source: str):
+def cell(kind: str, cid: str, tags: list[str], source: str, printed: str | None = None):
     make = nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell
-    return make(source, id=cid, metadata={"tags": tags} if tags else {})
+    made = make(source, id=cid, metadata={"tags": tags} if tags else {})
+    if printed is not None:  # as the build's execution left it
+        made.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed + "\n")]
+    return made
 
 
 def small_lab():
@@ -26,11 +31,16 @@ def small_lab():
         cell("code", "setup", ["setup"], "LANG = 'en'"),
         cell("md", "q", [], "**Predict.** How much?"),
         cell("code", "predict", ["prediction"], "predicted = ...  # your prediction"),
-        cell("code", "run", ["run"], "actual = 2\nprint('<div>not a cell</div>')"),
+        cell("code", "run", ["run"], "actual = 2\nprint('<div>not a cell</div>')", "the run gives 2"),
+        cell("code", "given", ["run", "keep-open"], "print('what to reason from')", "what to reason from"),
         cell("md", "why", ["answer"], "**Answer: 2.** Because <!-- ref:c15 -->."),  # a planned chapter, so a planned link
         cell("code", "key", ["answer"], "predicted = 2"),
         cell("code", "check", ["check"], "assert predicted == actual; print('✓ right')"),
-        cell("md", "after", [], "Next."),
+        cell("code", "more", ["run"], "print('after the answer')", "after the answer"),
+        cell("md", "your-turn", [], "Your turn: write `f`."),
+        cell("code", "stub", ["your-turn"], "def f():\n    ..."),
+        cell("code", "solution", ["answer"], "def f():\n    return 2"),
+        cell("code", "solution-check", ["check"], "assert f() == 2; print('✓ written')"),
     ])
 
 
@@ -55,36 +65,67 @@ def test_every_cell_is_found_once_with_its_tags(rendered):
 def test_setup_and_answers_fold_and_nothing_else(rendered):
     groups = [[sorted(c.tags) for c in g] for g in fold_groups(notebook_cells(rendered))]
     assert groups == [[[]], [["page"]], [["setup"], ["setup"]], [[]], [["prediction"]], [["run"]],
-                      [["answer"], ["answer"], ["check"]], [[]]]
+                      [["keep-open", "run"]], [["answer"], ["answer"], ["check"]], [["run"]], [[]], [["your-turn"]],
+                      [["answer"], ["check"]]]
 
 
-def test_page_shows_answers_only_inside_closed_blocks_labelled_in_its_language(rendered):
+def test_only_runs_between_a_prediction_and_its_answer_fold_their_output(rendered):
+    cells = notebook_cells(rendered)
+    assert folded_outputs(cells) == {6}  # `run`; not `given` (kept open), not `more` (after the answer)
+
+
+def site_for_tests():
     from course.core.references import build_references, load_course_map
     from course.core.registry import Registry
     from course.core.site import Site
     from course.project import PROJECT, units
     found = units()
     written = {ref: page for u in found.all for ref, page in u.written_refs().items()}
-    site = Site(PROJECT, found, Registry(), build_references(load_course_map(PROJECT.paths.course_map), written,
+    return Site(PROJECT, found, Registry(), build_references(load_course_map(PROJECT.paths.course_map), written,
                                                              PROJECT.paths.docs))
+
+
+def test_page_shows_answers_only_inside_closed_blocks_labelled_in_its_language(rendered):
+    site = site_for_tests()
     for lang, src in (("zh", "c4/normalization-lab.ipynb"), ("en", "c4/normalization-lab.en.ipynb")):
         url = ("en/" if lang == "en" else "") + "c4/normalization-lab/"
         page = site.notebook_html(rendered, src, url)
         blocks = re.findall(r"<details class=\"lab-fold lab-(\w+)[^\"]*\"><summary>(.*?)</summary>(.*?)</details>", page, re.S)
         assert [(kind, summary) for kind, summary, _ in blocks] == [
-            ("setup", site.FOLD_SUMMARY["setup"][lang]), ("answer", site.FOLD_SUMMARY["answer"][lang])]
+            ("setup", site.FOLD_SUMMARY["setup"][lang]), ("output", site.FOLD_SUMMARY["output"][lang]),
+            ("answer", site.FOLD_SUMMARY["answer"][lang]), ("answer", site.FOLD_SUMMARY["solution"][lang])]
         outside = re.sub(r"<details.*?</details>", "", page, flags=re.S)
         assert "✓ right" not in outside and "predicted</span> <span class=\"o\">=</span> <span class=\"mi\">2" not in outside
-        assert "✓ right" in blocks[1][2] and "<details open" not in page
-        assert "<!-- ref:" not in page and 'class="xref' in blocks[1][2]  # the shortcode became a link
+        assert "✓ right" in blocks[2][2] and "✓ written" in blocks[3][2] and "<details open" not in page
+        assert "<!-- ref:" not in page and 'class="xref' in blocks[2][2]  # the shortcode became a link
         assert "not a cell" in outside  # a printed tag stays text, inside its own cell
+        # the run's output (not its code) folds; the kept-open run and the run after the answer show theirs
+        assert "the run gives 2" in blocks[1][2] and "the run gives 2" not in outside
+        assert "jp-OutputArea" in blocks[1][2] and "jp-InputArea" not in blocks[1][2]
+        assert "<pre>what to reason from" in outside and "<pre>after the answer" in outside
+
+
+def test_learner_copy_writes_references_as_plain_text_without_entities(tmp_path, monkeypatch):
+    import html
+
+    import course.core.site as site_module
+    nb = nbformat.v4.new_notebook(cells=[cell("md", "q", [], "From <!-- ref:c4-3#modern-practice -->, step 3.")])
+    path = tmp_path / "lab.ipynb"
+    nbformat.write(nb, path)
+    # a title with an apostrophe and an ampersand, escaped as the rendered link has them
+    monkeypatch.setattr(site_module, "expand", lambda text, ctx: '<a class="xref" href="x">the anchor&#x27;s norm '
+                                                                  '&amp; its gain</a>')
+    out = nbformat.reads(site_for_tests().learner_notebook(path, "c4/normalization-lab.en.ipynb",
+                                                           "en/c4/normalization-lab/"), as_version=4)
+    assert out.cells[0].source == "From the anchor's norm & its gain, step 3."
+    assert html.unescape(out.cells[0].source) == out.cells[0].source
 
 
 def test_learner_copy_has_placeholders_no_answers_no_outputs():
     nb = small_lab()
-    nb.cells[6].outputs = [nbformat.v4.new_output("stream", name="stdout", text="2\n")]
     out = learner_copy(nb, markdown=lambda text: text.upper())
-    assert [c.id for c in out.cells] == ["intro", "setup-md", "setup", "q", "predict", "run", "check", "after"]
+    assert [c.id for c in out.cells] == ["intro", "setup-md", "setup", "q", "predict", "run", "given", "check",
+                                         "more", "your-turn", "stub", "solution-check"]
     assert all(not c.get("outputs") for c in out.cells if c.cell_type == "code")
     assert out.cells[2].metadata["jupyter"]["source_hidden"] is True
     assert out.cells[0].source == "# A LAB"

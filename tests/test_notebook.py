@@ -191,14 +191,25 @@ def test_check_messages_exist_in_both_languages_with_the_same_placeholders():
         assert placeholders(texts["zh"]) == placeholders(texts["en"]), key
 
 
-def test_check_prediction_passes_a_right_one_and_fails_a_wrong_one(capsys):
+def test_check_prediction_passes_a_right_one_and_fails_a_wrong_one(capsys, monkeypatch):
+    from course.core.lab import ANSWER_KEY_ENV
     from lessons.c4_normalization import lab
-    lab.check_prediction("Is it?", True, True, "en")
+    assert lab.check_prediction("Is it?", True, True, "en") is True
     assert "✓ Is it? You predicted yes; the run gives yes." in capsys.readouterr().out
+    monkeypatch.delenv(ANSWER_KEY_ENV, raising=False)  # a learner's copy: an unwritten prediction is asked for
+    assert lab.check_prediction("Is it?", ..., True, "en") is False  # so the check shows nothing that answers it
+    assert "Write your prediction first: Is it?" in capsys.readouterr().out
     with pytest.raises(AssertionError, match="You predicted 2.000; the run gives 1.000"):
         lab.check_prediction("How much?", 2.0, 1.0, "en", tol=0.05)
     with pytest.raises(AssertionError, match="你的预测：否；运行结果：是"):
         lab.check_prediction("是吗?", False, True, "zh")
+
+
+def test_the_training_cell_prints_the_config_its_runs_trained_with():
+    from lessons.c4_normalization import lab
+    cfg = lab.tiny_config("post", steps=10, seed=1338)  # as "Try it yourself" edits the cell's first line
+    got = lab.run_config({"config": cfg.model_dump()})
+    assert (got.max_steps, got.warmup_steps, got.seed, got.d_model) == (10, 1, 1338, lab.TINY["d_model"])
 
 
 # ---------------------------------------------------------------- executing it
@@ -325,6 +336,7 @@ def test_notebook_offered_for_download_as_the_learners_copy(site_dir, lang):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_notebook_figures_draw_in_the_browser(open_page, lang):
     v = open_page(PAGES[lang])
+    v.page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # a run's folded output
     figures = v.page.locator(".plotly-figure")
     for i in range(figures.count()):
         figures.nth(i).locator(".main-svg").first.wait_for()

@@ -7,6 +7,7 @@ engine's events; nothing here imports the engine.
 """
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,43 @@ def notebook_cells(html_out: str) -> list[RenderedCell]:
             tag_set |= set(CELL_TAG.findall(cls.group(1))) if cls else set()
         depth += 1
     return cells
+
+
+# A run's output can answer the question asked above it. The output (not the code) of each `run` or `figure`
+# cell that sits between a `prediction` cell and its answer folds on its own, closed, unless the cell is
+# tagged `keep-open`: an output the reader needs to reason from (a lab marks those in its notebook). The answer
+# fold after a `your-turn` cell (where the reader writes code) holds a reference solution, and says so.
+PREDICTION, YOUR_TURN, KEEP_OPEN, RUN_CELLS = "prediction", "your-turn", "keep-open", frozenset({"run", "figure"})
+OUTPUT_WRAPPER = re.compile(r'<div class="[^"]*\bjp-Cell-outputWrapper\b[^"]*"[^>]*>')
+
+
+def folded_outputs(cells: list[RenderedCell]) -> set[int]:
+    """The indexes of the code cells whose outputs fold: a run or figure cell after a prediction and before
+    the answer fold that follows it, unless it is tagged `keep-open`."""
+    out, asked = set(), False
+    for i, c in enumerate(cells):
+        if PREDICTION in c.tags:
+            asked = True
+        elif c.fold == "answer":
+            asked = False
+        elif asked and not c.markdown and c.tags & RUN_CELLS and KEEP_OPEN not in c.tags:
+            out.add(i)
+    return out
+
+
+def fold_output(cell_html: str, summary: str) -> str:
+    """A code cell's HTML with its outputs (nbconvert's output wrapper, whole) in a closed block; a cell
+    without outputs is left as it is."""
+    m = OUTPUT_WRAPPER.search(cell_html)
+    if not m:
+        return cell_html
+    depth = 0
+    for d in DIV.finditer(cell_html, m.start()):
+        depth += -1 if d.group(0).startswith("</") else 1
+        if depth == 0:
+            return (f'{cell_html[:m.start()]}<details class="lab-fold lab-output note"><summary>{summary}</summary>\n'
+                    f"{cell_html[m.start():d.end()]}\n</details>{cell_html[d.end():]}")
+    return cell_html
 
 
 def fold_groups(cells: list[RenderedCell]) -> list[list[RenderedCell]]:
@@ -222,26 +260,36 @@ class Site:
 
     FOLD_SUMMARY = {
         "answer": {"zh": "答案与检查（先写下你的预测，再点开）", "en": "Answer and check (write your prediction down first)"},
+        "solution": {"zh": "参考实现与检查（先写好你的代码，再点开）",
+                     "en": "Reference solution and check (write your code first)"},
+        "output": {"zh": "运行结果（先写下你的预测，再点开）", "en": "Run output (write your prediction first)"},
         "setup": {"zh": "准备工作：找到项目，载入代码", "en": "Set-up: find the project, load its code"},
     }
 
     def notebook_html(self, html_out: str, src_uri: str, url: str, locale: Optional[str] = None) -> str:
         """A lab's rendered page (nbconvert's HTML of the executed answer key): the shortcodes of its Markdown
         cells expanded, its set-up folded away, and each answer folded with its check, closed, under its
-        question (course/core/notebooks.py names the tags)."""
+        question, and the outputs of the runs between a prediction and its answer folded on their own
+        (course/core/notebooks.py names the tags; `folded_outputs` says which runs)."""
         lang = page_lang_of(src_uri, locale)
         cells = notebook_cells(html_out)
+        index, hidden = {c: i for i, c in enumerate(cells)}, folded_outputs(cells)
+
+        def cell_html(c: RenderedCell) -> str:
+            text = self._cell_html(html_out, c, src_uri, url, locale)
+            return fold_output(text, self.FOLD_SUMMARY["output"][lang]) if index[c] in hidden else text
         out, at = [], 0
         for group in fold_groups(cells):
             first, last = group[0], group[-1]
             out.append(html_out[at:first.start])
-            body = "".join(self._cell_html(html_out, c, src_uri, url, locale) + html_out[c.end:n.start]
-                           for c, n in zip(group, group[1:])) + self._cell_html(html_out, last, src_uri, url, locale)
+            body = "".join(cell_html(c) + html_out[c.end:n.start] for c, n in zip(group, group[1:])) + cell_html(last)
             kind = first.fold
             if kind is None:
                 out.append(body)
             else:
-                summary = self.FOLD_SUMMARY[kind][lang]
+                before = cells[index[first] - 1] if index[first] else None
+                solution = kind == "answer" and before is not None and YOUR_TURN in before.tags
+                summary = self.FOLD_SUMMARY["solution" if solution else kind][lang]
                 out.append(f'<details class="lab-fold lab-{kind} {"success" if kind == "answer" else "note"}">'
                            f"<summary>{summary}</summary>\n{body}\n</details>")
             at = last.end
@@ -262,7 +310,7 @@ class Site:
         ctx = self.context(src_uri, url, locale)
 
         def plain(markdown: str) -> str:
-            return SHORTCODE.sub(lambda m: re.sub(r"<[^>]+>", "", expand(m.group(0), ctx)), markdown)
+            return SHORTCODE.sub(lambda m: html.unescape(re.sub(r"<[^>]+>", "", expand(m.group(0), ctx))), markdown)
         return nbformat.writes(learner_copy(nbformat.read(source, as_version=4), plain))
 
     STALE_NOTE = {
@@ -273,9 +321,8 @@ class Site:
 
     def mark_stale(self, html_out: str, url: str, why: list[str]) -> str:
         """A notice at the top of a notebook page whose executed copy is out of date (while serving)."""
-        import html as html_lib
         lang = "en" if url.startswith("en/") else "zh"
-        reasons = html_lib.escape(("；" if lang == "zh" else "; ").join(why[:3]))
+        reasons = html.escape(("；" if lang == "zh" else "; ").join(why[:3]))
         note = (f'<div class="admonition warning notebook-stale" role="status"><p>'
                 f'{self.STALE_NOTE[lang].format(why=reasons)}</p></div>')
         return re.sub(r"(<article[^>]*>)", lambda m: m.group(1) + note, html_out, count=1)

@@ -135,11 +135,11 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
     "q_stream_grows": {"zh": "开了 RMSNorm，顶层残差流的 RMS 还比 x₀ 的大吗？",
                        "en": "With RMSNorm, is the stream's RMS at the top still larger than x₀'s?"},
     "curve": {"zh": "{setting}：{curve}", "en": "{setting}: {curve}"},  # a legend entry: the setting, then the curve
-    "sim_title": {"zh": "逐层看：残差流的 RMS 与子层读到的 RMS",
-                  "en": "Layer by layer: the stream's RMS and the RMS each sublayer reads"},
-    "sim_alt": {"zh": "折线图，横轴是层号 l。只开残差时，残差流的 RMS 和子层读到的 RMS 随层数一起上升；打开 RMSNorm 后，"
-                      "子层读到的 RMS 每一层都是 1，残差流的 RMS 仍在上升，但比只开残差时慢。",
-                "en": "Line chart over the layer index l. With the residual only, the stream's RMS and the RMS each "
+    "sim_title": {"zh": "逐个子层看：残差流的 RMS 与子层读到的 RMS",
+                  "en": "Sublayer by sublayer: the stream's RMS and the RMS each sublayer reads"},
+    "sim_alt": {"zh": "折线图，横轴是子层号 l。只开残差时，残差流的 RMS 和子层读到的 RMS 都随 l 一起上升；打开 RMSNorm 后，"
+                      "每个子层读到的 RMS 都是 1，残差流的 RMS 仍在上升，但比只开残差时慢。",
+                "en": "Line chart over the sublayer index l. With the residual only, the stream's RMS and the RMS each "
                       "sublayer reads rise together with depth; with RMSNorm on, every sublayer reads an RMS of 1 "
                       "while the stream's RMS still rises, more slowly than with the residual only."},
     # 6 Pre-Norm vs Post-LN
@@ -254,14 +254,15 @@ def message(key: str, lang: str, **fill) -> str:
     return MESSAGES[key][lang].format(**fill)
 
 
-def check_prediction(question: str, predicted, actual, lang: str, tol: float | None = None) -> None:
+def check_prediction(question: str, predicted, actual, lang: str, tol: float | None = None) -> bool:
     """Hold a reader's prediction against what the run gives: equal (a yes/no, a name, in any case), or
     within `tol` for a number and for each number of a list. A wrong prediction raises AssertionError; either
     way the message repeats the question and both answers. A prediction still left as `...` is asked for
-    first (and fails in the answer key: course.core.lab.ask_first)."""
+    first (and fails in the answer key: course.core.lab.ask_first). Returns whether it judged a prediction
+    (False when it asked for one), so that a check shows what gives the answer away only after it has judged."""
     if unanswered(predicted):
         ask_first(message("unanswered", lang, question=question))
-        return
+        return False
     try:
         if isinstance(actual, (list, tuple)):
             ok = len(predicted) == len(actual) and all(abs(p - a) <= tol for p, a in zip(predicted, actual))
@@ -284,6 +285,7 @@ def check_prediction(question: str, predicted, actual, lang: str, tol: float | N
     if not ok:
         raise AssertionError(message("prediction_wrong", lang, **text))
     print(message("prediction_ok", lang, **text))
+    return True
 
 
 def same_as_page(num: Numbers, expected: dict[str, str]) -> None:
@@ -510,6 +512,12 @@ def one_thread():
         yield
     finally:
         torch.set_num_threads(before)
+
+
+def run_config(run: dict):
+    """The config a run of train_tiny trained with (its result holds it), to print what the run did."""
+    from models.config import TrainConfig
+    return TrainConfig.model_validate(run["config"])
 
 
 def train_tiny(placement: str, steps: int = TINY_STEPS, seed: int | None = None) -> dict:
