@@ -5,7 +5,7 @@ Every chart shows the spread over seeds: a shaded band or error bar (smallest to
 seed as its own point."""
 from __future__ import annotations
 
-from course.common.measured import BASELINE, Results, seed_curves
+from course.common.measured import BASELINE, Results, range_text, seed_curves
 from course.core.figures import BUTTON_STYLE, REFERENCE_COLOR, band, base_layout
 from course.core.formats import fixed, scientific, significant
 from course.core.units import Figure
@@ -19,6 +19,13 @@ COLORS = {  # one color per run, the same in every figure
 DEVICE_COLORS = ["#3b6fd4", "#e08e0b", "#2ca58d", "#d9534f"]
 DECAY_COLORS = {BASELINE: COLORS[BASELINE], "c4_rms_decay_gains": "#d9534f", "c4_zc_decay_gains": "#2ca58d"}
 ABLATIONS = tuple(COLORS)
+
+
+def span(lo: str, hi: str, lang: str) -> str:
+    """A seed range in a chart's text: one value when both ends show the same (as on the page)."""
+    text = range_text(lo, hi)
+    return text if isinstance(text, str) else text[lang]
+
 CURVE_EVERY = 4   # train loss and grad norm: every 4th step is plenty for a 400-step curve
 
 T = {
@@ -119,13 +126,13 @@ def ablation_curves(results: Results, lang: str) -> dict:
         margin={"l": 60, "r": 20, "t": 120, "b": 50}, height=600)
     layout["title"].update({"y": 0.97, "yanchor": "top"})
     final = [r.metrics.final_val_loss for r in base if r.metrics.final_val_loss is not None]
-    shown = f"{fixed(min(final), 3)}–{fixed(max(final), 3)}" if final else "—"
+    shown = span(fixed(min(final), 3), fixed(max(final), 3), lang) if final else "—"
     alt = (f"折线图：{len(runs)} 组训练运行（每组 {n_seeds} 个种子）的验证损失随训练步数的变化，阴影是种子间的最小到最大，"
-           f"可切换为训练损失或梯度范数；虚线是一元（字频）模型的损失 {fixed(unigram, 3)}。基线的最终验证损失在 {shown} 之间。"
+           f"可切换为训练损失或梯度范数；虚线是一元（字频）模型的损失 {fixed(unigram, 3)}。基线的最终验证损失为 {shown}。"
            if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} training runs ({n_seeds} seeds each, shaded "
            f"from the lowest to the highest seed), switchable to train loss or gradient norm; the dashed line is "
-           f"the unigram loss, {fixed(unigram, 3)}. The baseline run ends between {shown}.")
+           f"the unigram loss, {fixed(unigram, 3)}. The baseline run ends at {shown}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
@@ -185,7 +192,7 @@ def block_grads(results: Results, lang: str) -> dict:
                                     **({"pattern": {"shape": "/"}} if when == "init" else {})}})  # a legend swatch of its own
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
         shown = tiny if min(ends) < 0.01 else (lambda x: significant(x, 2))  # keep a tiny ratio's size
-        ratios.append(f"{RUN_LABELS[name][lang]}{'：' if lang == 'zh' else ' '}{shown(min(ends))}–{shown(max(ends))}")
+        ratios.append(f"{RUN_LABELS[name][lang]}{'：' if lang == 'zh' else ' '}{span(shown(min(ends)), shown(max(ends)), lang)}")
     sep = "；" if lang == "zh" else "; "
     title = (f"每个块的梯度范数<br><sub>{t['ratio']}，训练结束：{'<br>'.join(ratios)}</sub>" if lang == "zh"
              else f"Gradient norm per block<br><sub>{t['ratio']} at the end: {'<br>'.join(ratios)}</sub>")
@@ -195,13 +202,13 @@ def block_grads(results: Results, lang: str) -> dict:
     pre0 = [r.init.block_grad_norm[0] for r in results.runs[PAIR[0]]]
     post0 = [r.init.block_grad_norm[0] for r in results.runs[PAIR[1]]]
     alt = (f"柱状图：每个块参数的梯度范数（对数纵轴，种子均值，误差棒为种子间范围），Pre-Norm 与 Post-LN，初始化时与训练结束时。"
-           f"初始化时第 1 块：Pre-Norm {significant(min(pre0), 3)}–{significant(max(pre0), 3)}，"
-           f"Post-LN {significant(min(post0), 3)}–{significant(max(post0), 3)}。训练结束时{t['ratio']}：{sep.join(ratios)}。"
+           f"初始化时第 1 块：Pre-Norm {span(significant(min(pre0), 3), significant(max(pre0), 3), lang)}，"
+           f"Post-LN {span(significant(min(post0), 3), significant(max(post0), 3), lang)}。训练结束时{t['ratio']}：{sep.join(ratios)}。"
            if lang == "zh" else
            f"Bar chart: gradient norm of each block's parameters (log scale; mean over seeds, error bars over the "
            f"seeds), Pre-Norm and Post-LN, at init and at the end. Block 1 at init: Pre-Norm "
-           f"{significant(min(pre0), 3)}–{significant(max(pre0), 3)}, Post-LN {significant(min(post0), 3)}–"
-           f"{significant(max(post0), 3)}. Bottom/top at the end: {sep.join(ratios)}.")
+           f"{span(significant(min(pre0), 3), significant(max(pre0), 3), lang)}, Post-LN "
+           f"{span(significant(min(post0), 3), significant(max(post0), 3), lang)}. Bottom/top at the end: {sep.join(ratios)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
@@ -266,7 +273,7 @@ def decay_gains(results: Results, lang: str) -> dict:
                      "error_y": {"type": "data", "symmetric": False, "array": [max(c) - m for c, m in zip(per_norm, mean)],
                                  "arrayminus": [m - min(c) for c, m in zip(per_norm, mean)]}})
         overall = [sum(c[i] for c in per_norm) / len(per_norm) for i in range(len(rs))]
-        parts.append(f"{label}{'：' if lang == 'zh' else ' '}{fixed(min(overall), 3)}–{fixed(max(overall), 3)}")
+        parts.append(f"{label}{'：' if lang == 'zh' else ' '}{span(fixed(min(overall), 3), fixed(max(overall), 3), lang)}")
     first = next(iter(runs.values()))
     n_seeds = len(first)
     data.append({"type": "scatter", "mode": "lines", "x": [first[0].end.gains[0].name, first[0].end.gains[-1].name],
@@ -277,10 +284,10 @@ def decay_gains(results: Results, lang: str) -> dict:
                          xaxis={"title": {"text": t["norm"]}, "tickangle": -30})
     narrow = {"xaxis": {"tickangle": -90}}   # on a phone (docs/assets/js/figures.js): upright names
     sep = "；" if lang == "zh" else "; "
-    alt = (f"柱状图：{len(runs)} 组运行中每个归一化层训练结束时的平均增益，虚线是起点 1。全部归一化平均后，各种子的范围：{sep.join(parts)}。"
+    alt = (f"柱状图：{len(runs)} 组运行中每个归一化层训练结束时的平均增益，虚线是起点 1。全部归一化平均后，各种子从低到高：{sep.join(parts)}。"
            if lang == "zh" else
            f"Bar chart: each norm's mean gain at the end of {len(runs)} runs, with a dashed line at the starting gain of 1. "
-           f"Averaged over all norms, the seeds range: {sep.join(parts)}.")
+           f"Averaged over all norms, the seeds give (lowest to highest): {sep.join(parts)}.")
     return {"data": data, "layout": layout, "alt": alt, "narrow": narrow}
 
 
