@@ -274,20 +274,21 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         every = [r for rs in results.runs.values() for r in rs]   # where and when the site's results were made
         p = newest(every).provenance
         # The runs record the commit each was trained at, and they differ; what they share is the training
-        # code (key.code, the hash of each module's syntax tree). The commit named is the newest run's.
+        # code (key.code, the hash of each module's syntax tree). The commit named is newest()'s: of the newest
+        # date, the one most runs record.
         commits = {r.provenance.commit for r in every}
         one_code = len({tuple(sorted(r.key.code.items())) for r in every}) == 1
         if len(commits) == 1:
             about = {"zh": "", "en": ""}
         elif one_code:
             about = {"zh": f"（各次运行记录了 {len(commits)} 个不同的提交，models/ 下训练代码的哈希 key.code 在全部结果中相同；"
-                           f"这里列出的提交是最新一次运行的）",
+                           f"这里列出的是最近一天里多数运行记录的提交）",
                      "en": f" (the runs record {len(commits)} different commits; the hash of the training code under models/, "
-                           f"key.code, is the same in all; the commit named is the newest run's)"}
+                           f"key.code, is the same in all; the commit named is the one most runs of the latest day record)"}
         else:
-            about = {"zh": f"（各次运行记录了 {len(commits)} 个不同的提交，训练代码也不全相同；这里列出的提交是最新一次运行的）",
+            about = {"zh": f"（各次运行记录了 {len(commits)} 个不同的提交，训练代码也不全相同；这里列出的是最近一天里多数运行记录的提交）",
                      "en": f" (the runs record {len(commits)} different commits and not all the same training code; "
-                           f"the commit named is the newest run's)"}
+                           f"the commit named is the one most runs of the latest day record)"}
         prov = Measured(run={"zh": f"data/results/cpu/ 中全部 {len(every)} 个结果{about['zh']}",
                              "en": f"all {len(every)} results in data/results/cpu/{about['en']}"},
                         device=trained_on(every), date=p.date, commit=p.commit)
