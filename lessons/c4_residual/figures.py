@@ -13,8 +13,8 @@ from course.core.units import Figure
 from lessons.c4_residual.numbers import NO_RESIDUAL, NO_SCALING, RUNS, sci
 
 COLORS = {BASELINE: "#3b6fd4", NO_RESIDUAL: "#d9534f", NO_SCALING: "#2ca58d"}  # mid-tones, both palettes
-SEED_MARKERS = ("circle", "square", "diamond")   # a run drawn per seed: solid lines, one marker per seed (a dash
-                                                 # would read as the stream chart's init lines or the unigram line)
+SEED_MARKERS = ("circle", "square", "diamond")   # a run drawn per seed: a marker and a line style per seed, so the
+SEED_DASH = ("solid", "longdash", "longdashdot") # legend tells them apart; long dashes, unlike the init lines' dots
 PER_SEED = (NO_SCALING,)   # runs the loss chart draws seed by seed
 RUN_LABELS = {
     BASELINE: {"zh": "基线：x + F(x)，写回按 1/√N 初始化", "en": "baseline: x + F(x), write-back init × 1/√N"},
@@ -63,7 +63,7 @@ def loss_curves(results: Results, lang: str) -> dict:
                 data.append({"type": "scatter", "mode": "lines+markers", "x": r.val.step, "y": r.val.loss,
                              "legendgroup": name, "marker": {"size": 6, "symbol": SEED_MARKERS[i % len(SEED_MARKERS)]},
                              "name": f"{RUN_LABELS[name][lang]}{t['seed'].format(s=r.config.seed)}",
-                             "line": {"color": COLORS[name], "width": 2}})
+                             "line": {"color": COLORS[name], "width": 2, "dash": SEED_DASH[i % len(SEED_DASH)]}})
             continue
         steps = min((r.val.step for r in rs), key=len)       # a diverged seed stops early
         cols = [[r.val.loss[i] for r in rs if r.val.loss[i] is not None] for i in range(len(steps))]
@@ -84,10 +84,10 @@ def loss_curves(results: Results, lang: str) -> dict:
             for name, rs in runs.items()}
     parts = [f"{RUN_LABELS[n][lang]} {fixed(min(v), 3)}–{fixed(max(v), 3)}" for n, v in ends.items() if v]
     sep = "；" if lang == "zh" else "; "
-    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大（写回初始化不乘 1/√N 的运行每个种子一条实线，各用一种标记）；虚线是一元模型的损失 "
+    alt = (f"折线图：{len(runs)} 组运行的验证损失随训练步数的变化，阴影是种子间的最小到最大（写回初始化不乘 1/√N 的运行每个种子一条线，各用一种标记，线型依次为实线、长虚线、长点划线）；虚线是一元模型的损失 "
            f"{fixed(unigram, 3)}。最终验证损失：{sep.join(parts)}。" if lang == "zh" else
            f"Line chart: validation loss against step for {len(runs)} runs, shaded from the lowest to the highest "
-           f"seed (the run without the 1/√N write-back init one solid line per seed, each with its own marker); the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
+           f"seed (the run without the 1/√N write-back init one line per seed, each with its own marker, drawn solid, long-dashed and long dash-dotted); the dashed line is the unigram model's loss, {fixed(unigram, 3)}. Final validation loss: "
            f"{sep.join(parts)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
@@ -110,7 +110,7 @@ def stream_rms(results: Results, lang: str) -> dict:
                                  "marker": {"size": 6, "symbol": SEED_MARKERS[i % len(SEED_MARKERS)]},
                                  "name": f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]}"
                                          f"{t['seed'].format(s=r.config.seed)}",
-                                 "line": {"color": COLORS[name], "width": 2}})
+                                 "line": {"color": COLORS[name], "width": 2, "dash": SEED_DASH[i % len(SEED_DASH)]}})
                 tops = "、".join if lang == "zh" else ", ".join
                 described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
                                  f"{significant(mean[0], 2)} → "
@@ -122,17 +122,17 @@ def stream_rms(results: Results, lang: str) -> dict:
                          "line": {"color": COLORS[name], "dash": "dot" if when == "init" else "solid"}})
             described.append(f"{RUN_LABELS[name][lang]}{'，' if lang == 'zh' else ', '}{t[when]} "
                              f"{significant(mean[0], 2)} → {significant(mean[-1], 2)}")
-    title = ("每层之后残差流的 RMS：初始化时（虚线）与训练结束（实线）" if lang == "zh"
-             else "Residual-stream RMS after each layer, at init (dotted) and at the end (solid)")
+    title = ("每层之后残差流的 RMS：初始化时（点线）与训练结束（其余的线）" if lang == "zh"
+             else "Residual-stream RMS after each layer, at init (dotted) and at the end (the other lines)")
     layout = base_layout(f"{title}<br><sub>{seeds_note(runs, lang)}{t['per_seed_end'] if NO_SCALING in runs else ''}</sub>",
                          xaxis={"title": {"text": t["layer"]}, "dtick": 1},
                          yaxis={"title": {"text": t["rms"]}, "type": "log", "exponentformat": "power", "dtick": 1},
                          margin={"l": 60, "r": 20, "t": 80, "b": 50}, height=520)   # dtick: decades only, no "2" beside "10⁻³"
     sep = "；" if lang == "zh" else "; "
-    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围；写回不缩放的运行在训练结束时每个种子一条实线，各用一种标记），从嵌入之后到顶层："
+    alt = (f"折线图：嵌入之后和每个块之后残差流的 RMS（对数纵轴，种子均值，阴影为种子间范围；写回不缩放的运行在训练结束时每个种子一条线，各用一种标记，线型依次为实线、长虚线、长点划线），从嵌入之后到顶层："
            f"{sep.join(described)}。" if lang == "zh" else
            f"Line chart: the residual stream's RMS after the embeddings and after each block (log scale; mean over "
-           f"seeds, shaded over the seeds; the unscaled run at the end one solid line per seed, each with its own marker), from after the embeddings to the top: {sep.join(described)}.")
+           f"seeds, shaded over the seeds; the unscaled run at the end one line per seed, each with its own marker, drawn solid, long-dashed and long dash-dotted), from after the embeddings to the top: {sep.join(described)}.")
     return {"data": data, "layout": layout, "alt": alt}
 
 
