@@ -52,7 +52,8 @@ def test_standalone_figures_draw_in_the_readers_palette(browser, figures_server,
                 v = Visit(ctx.new_page(), figures_server)
                 v.goto(f"{name}.{lang}.html")
                 v.page.locator("#figure .main-svg").first.wait_for(timeout=30000)
-                assert v.page.locator("#figure .trace").count() > 0, name
+                # a line or bar chart draws .trace groups; a heatmap draws an image in its .hm group
+                assert v.page.locator("#figure .trace, #figure .hm image").count() > 0, name
                 fill = v.page.locator("#figure .xtick text").first.evaluate("t => getComputedStyle(t).fill")
                 want = PALETTES[scheme]["fg"].lstrip("#")
                 assert fill == "rgb({}, {}, {})".format(*(int(want[i:i + 2], 16) for i in (0, 2, 4))), (name, fill)
