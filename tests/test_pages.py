@@ -121,6 +121,19 @@ def test_both_languages_built(site_dir):
         assert '<html lang="en"' in en.read_text(encoding="utf-8")
 
 
+def test_a_lesson_page_folds_the_later_lessons_rows_of_the_evolution_table(site_dir):
+    """Lesson 3's page shows the rows of lessons 1-3 and only a link for lesson 4's; the chapter page shows all."""
+    import re
+    rows = re.compile(r'<tr role="row"[^>]*data-lesson="([^"]+)">(.*?)</tr>', re.S)
+    for lang in ("", "en/"):
+        lesson = dict(rows.findall((site_dir / f"{lang}c4/normalization/index.html").read_text(encoding="utf-8")))
+        chapter = dict(rows.findall((site_dir / f"{lang}c4/index.html").read_text(encoding="utf-8")))
+        assert set(lesson) == set(chapter) == {"ffn", "residual", "normalization", "gating"}
+        assert 'class="evo-later"' in lesson["gating"] and 'href="../gating/"' in lesson["gating"]
+        assert all('evo-later' not in lesson[r] for r in ("ffn", "residual", "normalization"))
+        assert all('evo-later' not in cells for cells in chapter.values())
+
+
 def test_search_index_holds_chinese_words_and_english_words(site_dir):
     index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert "zh" in index["config"]["lang"] and "en" in index["config"]["lang"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chapters.c4 import widgets
-from chapters.c4.evolution import evolution
+from course.common.tables import evolution
 from course.core.units import Unit
 
 UNIT = Unit(

@@ -19,6 +19,9 @@ def anchor_name() -> str:
     return json.loads((DATA / "anchor-model.json").read_text(encoding="utf-8"))["name"]
 
 
+LATER = {"zh": "这一行留到{lesson}再讲。", "en": "{lesson} fills in this row."}
+
+
 def evolution(ctx) -> str:
     """A table where there is room for all its columns (docs/assets/course.css fits them to the column's
     width); a card per part where there is not, each cell under its generation's name (the container is
@@ -34,10 +37,19 @@ def evolution(ctx) -> str:
         return ' class="evo-anchor"' if is_anchor[i] else ""
     head = "".join(f'<th scope="col" role="columnheader"{col(i)}>{c[lang]}</th>' for i, c in enumerate(t.columns))
     whens = [" ".join(TAG.sub(" ", c[lang]).split()) for c in t.columns]
+    # on a lesson's page, a later lesson's row is only a link to that lesson: the table must not answer the
+    # question the page leaves for the next lesson (the gating row would say what the other half of q_proj is
+    # for on lesson 3's page); the chapter page shows every row
+    unit = ctx.unit if ctx.unit is not None and ctx.unit.is_lesson else None
+    later = {u.id for u in ctx.units.lessons if unit and u.order[:1] == unit.order[:1] and u.order > unit.order}
     rows = []
     for r in t.rows:
         cells = []
-        for i, c in enumerate(r.cells):
+        if r.lesson in later:
+            link = ctx.expand(f"<!-- ref:{lessons[r.lesson].ref} -->")
+            cells.append(f'<td role="cell" class="evo-later" colspan="{len(r.cells)}">'
+                         f'{LATER[lang].format(lesson=link)}</td>')
+        for i, c in enumerate(r.cells if r.lesson not in later else ()):
             stuck = c.stuck[lang]
             body = ctx.expand(c.did[lang])
             if stuck:
