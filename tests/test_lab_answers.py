@@ -176,6 +176,19 @@ def test_download_is_the_learners_copy(site_dir, lang):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
+def test_learners_copy_says_nothing_after_the_last_question_that_answers_it(lang):
+    """Both of section 6's predictions compare Pre-Norm with Post-LN: below them, the learner's copy keeps
+    the exercise and the pointer onward, and leaves the seeds' verdicts and the reasoning to the answer key."""
+    cells = learner_copy(read(lang)).cells
+    start = next(i for i, c in enumerate(cells) if c.get("id") == "s6-predict")
+    end = next(i for i, c in enumerate(cells) if c.get("id") == "s7-question")
+    below = [c for c in cells[start:end] if c.cell_type == "markdown"]
+    assert below, "section 6 has no text below its prediction"
+    assert not [c.id for c in below if "Pre-Norm" in c.source], "a sentence below the prediction compares the placements"
+    assert any("<!-- ref:c8-2 -->" in c.source for c in below), "section 6 no longer points on to C8's lesson 2"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
 def test_learners_copy_runs_top_to_bottom_next_to_the_repository_and_asks_for_each_prediction(
         as_downloaded, built, tmp_path, lang):
     """Saved in a folder that is not inside the project, beside the repository's folder (a link to the
@@ -192,6 +205,7 @@ def test_learners_copy_runs_top_to_bottom_next_to_the_repository_and_asks_for_ea
             out = "".join(o.get("text", "") for o in c.outputs)
             assert prediction in out or code in out, (c.id, out)
             assert "✓" not in out
+            assert not [o for o in c.outputs if o.output_type == "execute_result"], f"{c.id} shows a bare value"
             # and nothing else: what a check shows after its verdict gives the answer away
             assert all(prediction in line or code in line for line in out.splitlines() if line.strip()), (c.id, out)
 
@@ -314,3 +328,17 @@ def test_section_6_answers_hold_in_every_seed_at_the_labs_length():
                 assert ratio["post"] > 2 * ratio["pre"], (seed, steps, ratio)
             else:
                 assert ratio["post"] < ratio["pre"] / 2, (seed, steps, ratio)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_timing_names_both_machines_one_way(site_dir, lang):
+    """The committed result's machine and the reader's are written alike: a name, then its threads in brackets."""
+    import html as html_lib
+    text = html_lib.unescape(re.sub(r"<[^>]+>", "", page(site_dir, lang)))
+    starts = ("已提交的结果：", "这台机器：") if lang == "zh" else ("Committed result: ", "This machine: ")
+    threads = r"（\d+ 个线程）[，；]" if lang == "zh" else r" \(\d+ threads?\)[,;]"
+    for start in starts:
+        shape = "形状" if lang == "zh" else "shape"
+        line = next((ln for ln in text.splitlines() if ln.startswith(start) and shape in ln), None)
+        assert line, f"no line starting {start!r} on the page"
+        assert re.search(threads, line), line

@@ -183,9 +183,8 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
     "bench_committed": {"zh": "已提交的结果：{device}，{date}；形状 {shape}，预热 {warmup} 次，重复 {reps} 次",
                         "en": "Committed result: {device}, {date}; shape {shape}, {warmup} warm-up rounds, "
                               "{reps} repetitions"},
-    "bench_here": {"zh": "这台机器：{device}；形状 {shape}，{threads} 个线程，预热 {warmup} 次，重复 {reps} 次",
-                   "en": "This machine: {device}; shape {shape}, {threads} threads, {warmup} warm-up rounds, "
-                         "{reps} repetitions"},
+    "bench_here": {"zh": "这台机器：{device}；形状 {shape}，预热 {warmup} 次，重复 {reps} 次",
+                   "en": "This machine: {device}; shape {shape}, {warmup} warm-up rounds, {reps} repetitions"},
     "bench_ratio": {"zh": "F.rms_norm ÷ F.layer_norm 的中位数之比：已提交的结果 {committed}，这台机器 {here}",
                     "en": "Median of F.rms_norm ÷ F.layer_norm: committed {committed}, this machine {here}"},
     "q_faster": {"zh": "在这台机器上，F.layer_norm 和 F.rms_norm 谁更快？",
@@ -580,6 +579,13 @@ def bench_here(reps: int = BENCH_REPS, warmup: int = BENCH_WARMUP) -> dict:
     from models.bench import SHAPE, run_bench
     with bench_turn():
         return run_bench("cpu", compile_ops=False, reps=reps, warmup=warmup, shape=SHAPE)
+
+
+def bench_device(mine: dict, lang: str) -> str:
+    """This machine's device as the committed result's is written (its name, then its threads in brackets),
+    so the two lines name their machines one way."""
+    from lessons.c4_normalization.numbers import device_text
+    return device_text(mine["device_name"], mine["threads"])[lang]
 
 
 def bench_ops() -> list[str]:
