@@ -121,7 +121,7 @@ def test_chinese_labels_and_messages_use_full_width_punctuation():
 
 def test_every_prediction_is_answered_and_checked_after_it():
     """Each prediction and each "your turn" cell holds its placeholder; after it come (before the next one)
-    the answer key's cells and then a check. Every check but the timing's asserts (check_prediction or a
+    the answer key's cells and then a check (answer cells after the check discuss the answer further). Every check but the timing's asserts (check_prediction or a
     check_* of the lesson's lab module raises AssertionError); the timing compares only."""
     nb = read("en")
     asks = sorted(tagged(nb, "prediction") + tagged(nb, "your-turn"))
@@ -131,7 +131,7 @@ def test_every_prediction_is_answered_and_checked_after_it():
         after = range(i + 1, nxt)
         answers = [j for j in after if "answer" in nb.cells[j].metadata.get("tags", [])]
         checks = [j for j in after if "check" in nb.cells[j].metadata.get("tags", [])]
-        assert answers and checks and max(answers) < max(checks), f"cell {nb.cells[i].id}: no answer before its check"
+        assert answers and checks and min(answers) < min(checks), f"cell {nb.cells[i].id}: no answer before its check"
         assert all(nb.cells[j].cell_type == "code" for j in checks)
     asserting = [nb.cells[j].source for j in tagged(nb, "check") if "lab.check_" in nb.cells[j].source]
     assert len(asserting) == len(tagged(nb, "check")) - 1
