@@ -8,11 +8,11 @@ Python twins); and what our small model's gated and clamped runs measured, seed 
 from __future__ import annotations
 
 from course.common.formulas import anchor_layer_parts, anchor_ledger
-from course.common.measured import BASELINE, Results, add_margins, compare, provenance, spread_keys
+from course.common.measured import BASELINE, MARGIN_LOSS, Results, add_margins, compare, provenance, spread_keys
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, significant
-from course.core.registry import Computed, Scope, Words, add_rows
+from course.core.registry import Computed, Measured, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 from lessons.c4_normalization.numbers import add_other_cpu
@@ -302,7 +302,7 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     ref = f.uniform_first_token_share(base.block_size)
     reg.add("sink_threshold", SINK_THRESHOLD,
             {"zh": fixed(SINK_THRESHOLD, 1) + " 倍", "en": fixed(SINK_THRESHOLD, 1) + " times"},
-            computed({"zh": "第一个 token 的份额达到均匀份额的多少倍，笔记才称为「偏爱」", "en": "how many times the uniform share the notes call favoring the first token"}, NUMBERS))
+            computed({"zh": "一层（对它的各个头取平均）给第一个 token 的份额达到均匀份额的多少倍，笔记才称为「偏爱」", "en": "how many times the uniform share a layer must give the first token, on average over its heads, for the notes to call it favored"}, NUMBERS))
     reg.add("uniform_first_token", ref, percent(ref, 2),
             computed({"zh": "1/(t + 1) 在 t = 1 … block_size − 1 上的平均", "en": "mean over t = 1 … block_size − 1 of 1/(t + 1)"}, f"{EXPERIMENTS} (base block_size)", FORMULAS))
     gate = base.n_layer * base.d_model * base.d_model
@@ -465,6 +465,42 @@ def add_clamp_divergence(reg: Scope, results: Results) -> None:
     reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), rest_prov)
 
 
+def cleared_spread(gains: list[float], baseline: list[float]) -> tuple[float, int]:
+    """The stricter yardstick for a paired gain: the baseline's own spread over seeds (its highest final loss
+    minus its lowest), and how many seeds' paired differences, less the pair margin, lie farther from zero
+    than that spread plus the margin."""
+    spread, margin = max(baseline) - min(baseline), 2 * MARGIN_LOSS
+    return spread, sum(abs(d) - margin > spread + margin for d in gains)
+
+
+def add_yardstick(reg: Scope, inputs: Inputs) -> None:
+    """yardstick.gate.spread / .cleared, on this machine and (other_cpu.yardstick.…) on the other CPU: the
+    gate's paired loss gains at the baseline's rate held to the baseline's own spread over seeds."""
+    runs = inputs.results.runs
+    if GATE_RUN not in runs:
+        return
+    base = {r.config.seed: r.metrics.final_val_loss for r in runs[BASELINE]}
+    gated = {r.config.seed: r.metrics.final_val_loss for r in runs[GATE_RUN]}
+    spread, cleared = cleared_spread([gated[s] - base[s] for s in base], list(base.values()))
+    words = {"zh": f"{GATE_RUN} − {BASELINE}，对照 {BASELINE} 各种子最终验证损失的最大值减最小值",
+             "en": f"{GATE_RUN} − {BASELINE}, against {BASELINE}'s highest final validation loss minus its lowest"}
+    prov = provenance(runs[GATE_RUN], words)
+    reg.add("yardstick.gate.spread", spread, fixed(spread, 3), prov)
+    reg.add("yardstick.gate.cleared", cleared, integer(cleared), prov)
+    other = inputs.cross_machine
+    ob, og = other.final_val_loss.get(BASELINE, {}), other.final_val_loss.get(GATE_RUN, {})
+    seeds = sorted(set(ob) & set(og))
+    if seeds and all(ob[s] is not None and og[s] is not None for s in seeds):
+        spread, cleared = cleared_spread([og[s] - ob[s] for s in seeds], [ob[s] for s in seeds])
+        prov = Measured(run={"zh": f"{words['zh']}，同一代码和种子在 {other.cpu} 上（提交 {other.source_commit} 的结果）",
+                             "en": f"{words['en']}, the same code and seeds on {other.cpu} "
+                                   f"(the results of commit {other.source_commit})"},
+                        device=other.cpu, date=max(r.provenance.date for r in runs[GATE_RUN]),
+                        commit=other.source_commit)
+        reg.add("other_cpu.yardstick.gate.spread", spread, fixed(spread, 3), prov)
+        reg.add("other_cpu.yardstick.gate.cleared", cleared, integer(cleared), prov)
+
+
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_anchor_gates(reg, inputs)
     add_who_gates(reg, inputs)
@@ -474,3 +510,4 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_measured(reg, inputs)
     add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE), ("clamp", CLAMP_RUN, BASELINE),
                                 ("baseline_lr1e-3", BASELINE_LOW_LR, BASELINE)])
+    add_yardstick(reg, inputs)
