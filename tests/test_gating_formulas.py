@@ -9,7 +9,6 @@ import pytest
 
 from course.common.formulas import silu
 from course.common.schema import load_inputs
-from course.paths import ROOT
 from lessons.c4_gating import formulas as f
 
 NS = "gating."
@@ -129,8 +128,7 @@ def test_who_gates_the_attention_output(reg):
 
 
 def test_every_answer_says_how_it_is_known(reg):
-    """A "no" that no config key records says it is inferred; a "yes" or "no" read from code names the code;
-    the configs themselves hold no key for the models marked inferred, nor for the sink logits."""
+    """A "no" that no config key records says it is inferred; a "yes" or "no" read from code names the code."""
     from course.core.registry import table_rows
     rows = {r["slug"]: r for r in table_rows(reg, NS + "output_gate.rows")}
     how = {slug: r["how"] for slug, r in rows.items()}
@@ -146,7 +144,12 @@ def test_every_answer_says_how_it_is_known(reg):
     assert all(how[s] == "code" and reg[NS + f"output_gate.{s}"].value == 0 for s in sinks)
     assert "sinks" in reg[NS + "sink_logit.gpt_oss_120b"].text["en"]
     assert "attn_sink" in reg[NS + "sink_logit.deepseek_v4_flash"].text["en"]
-    configs = ROOT.parent / "shared" / "model-configs"
+
+
+def test_configs_hold_no_key_for_the_inferred_gates_nor_the_sinks(shared):
+    """The official configs of the models marked inferred, and of those whose sink logits are read from code,
+    have no key that would say otherwise."""
+    configs = shared / "model-configs"
     for name in ("openai__gpt-oss-120b", "deepseek-ai__DeepSeek-V4-Flash", "meta-llama__Llama-3.1-8B-Instruct",
                  "Qwen__Qwen3-32B", "deepseek-ai__DeepSeek-V3", "moonshotai__Kimi-K2-Instruct"):
         text = (configs / f"{name}.config.json").read_text(encoding="utf-8")

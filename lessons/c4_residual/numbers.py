@@ -260,8 +260,9 @@ def add_layers(reg: Scope, results: Results) -> None:
                         lambda x: significant(x, 2),
                         provenance(runs, {"zh": f"{run}（RMS / √(RMS² + ε)，初始化时第一个块之后）",
                                           "en": f"{run} (RMS / √(RMS² + ε), after the first block at init)"}))
-            # what that RMSNorm divides by: √(mean square + ε), ε included
-            spread_keys(reg, "layers.no_residual.init_norm_divisor_first",
+        if key in ("no_residual", "baseline"):
+            # what the RMSNorm in front of the second block divides by at init: √(mean square + ε), ε included
+            spread_keys(reg, f"layers.{key}.init_norm_divisor_first",
                         [(r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs], lambda x: significant(x, 2),
                         provenance(runs, {"zh": f"{run}（√(RMS² + ε)，初始化时第一个块之后）",
                                           "en": f"{run} (√(RMS² + ε), after the first block at init)"}))
