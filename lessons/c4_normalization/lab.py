@@ -543,8 +543,8 @@ def larger_in_every_block(grads: dict, a: str = "pre", b: str = "post", when: st
 # Fewer rounds than the committed result (models/bench.py: 20 warm-up rounds, 200 repetitions), since the
 # benchmark is most of the notebook's run time. The section asks one thing of it, which of F.layer_norm and
 # F.rms_norm is faster here: their medians lie several times apart on every machine measured so far (the
-# committed result's machine, which the registry names beside its ratio, and the 2-core Xeon that builds the
-# site, 5x to 8x in every run timed there), so 12 interleaved repetitions order them; the notebook prints both
+# committed result's machine, which the registry names beside its ratio, and each machine that has built the
+# site so far), so 12 interleaved repetitions order them; the notebook prints both
 # counts and draws nothing from the order of the three RMSNorm forms, which lie within each other's spread.
 BENCH_REPS = 5 if QUICK else 12
 BENCH_WARMUP = 1 if QUICK else 2
