@@ -363,7 +363,7 @@ def add_drift(reg: Registry, results: Results, other) -> None:
 def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[str, str]]) -> None:
     """A lesson's loss differences (`pairs`: key → (run a, run b), a − b) on the other CPU (data/cross-machine.json):
     for each pair, the difference there
-    in the seed where it is smallest here (drift.PAIR.thin_there), and how far any of these differences moved
+    in the seed where it is smallest here (drift.PAIR.thin_there), the smallest there (drift.PAIR.there_min), and how far any of these differences moved
     between the two machines (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
     there = other.final_val_loss
     runs = [r for a, b in pairs.values() for n in (a, b) for r in results.runs.get(n, [])]
@@ -387,6 +387,8 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
         there_d = {s: there[a][s] - there[b][s] for s in seeds}
         thin = min(seeds, key=here_d.get)
         reg.add(f"drift.{key}.thin_there", there_d[thin], fixed(there_d[thin], 3), prov)
+        lowest = min(there_d.values())
+        reg.add(f"drift.{key}.there_min", lowest, fixed(lowest, 3), prov)
         moved += [abs(here_d[s] - there_d[s]) for s in seeds]
     if moved:
         reg.add("drift.pair_max", max(moved), fixed(max(moved), 3), prov)
