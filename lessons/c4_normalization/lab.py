@@ -132,8 +132,8 @@ LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang
                          "en": "With the residual only, does the top sublayer read a larger RMS than x₀ has?"},
     "q_read_rms": {"zh": "开了 RMSNorm，顶层子层读到的 RMS 是多少？",
                    "en": "With RMSNorm, what RMS does the top sublayer read?"},
-    "q_stream_grows": {"zh": "开了 RMSNorm，顶层残差流的 RMS 还比 x₀ 的大吗？",
-                       "en": "With RMSNorm, is the stream's RMS at the top still larger than x₀'s?"},
+    "q_stream_grows": {"zh": "开了 RMSNorm，顶层残差流的 RMS 比 x₀ 的大吗？",
+                       "en": "With RMSNorm, is the stream's RMS at the top larger than x₀'s?"},
     "curve": {"zh": "{setting}：{curve}", "en": "{setting}: {curve}"},  # a legend entry: the setting, then the curve
     "sim_title": {"zh": "逐个子层看：残差流的 RMS 与子层读到的 RMS",
                   "en": "Sublayer by sublayer: the stream's RMS and the RMS each sublayer reads"},
