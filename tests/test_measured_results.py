@@ -201,3 +201,13 @@ def test_the_cross_machine_script_pairs_only_the_same_run_on_another_cpu(tmp_pat
     doc = json.loads((tmp_path / "data/cross-machine.json").read_text())
     assert doc["final_val_loss"] == {"r": {"1": 5.0, "4": 5.4}} and doc["cpu"] == "AMD EPYC"
     assert doc["recorded_differently"] == {"r": ["trace_steps"]}
+
+
+def test_a_reading_note_may_name_a_lesson_but_not_type_a_number():
+    """A cross-reference's id (c8-2) is not a typed number; a digit in the prose is."""
+    import pydantic
+    from course.core.claims import Claim
+    note = dict(id="n", check="True", why="w", zh="见 <!-- ref:c8-2 short -->。")
+    Claim(**note, en="See <!-- ref:c8-2 short --> and <!-- n:project.max_steps --> steps.")
+    with pytest.raises(pydantic.ValidationError, match="typed into the sentence"):
+        Claim(**note, en="See <!-- ref:c8-2 short --> and 400 steps.")

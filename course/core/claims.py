@@ -21,6 +21,8 @@ from course.core.schema import load
 KEY = re.compile(r"\{([\w.\-]+)\}")
 SHORTCODE_KEY = re.compile(r"<!--\s*n:([\w.\-]+)(?:\s+\w+)?\s*-->")
 TYPED_NUMBER = re.compile(r"(?<![A-Za-z])\d")  # a digit that is not part of a name like "C8"
+# a number's shortcode, and a cross-reference (<!-- ref:c8-2 short -->: an id, not a number), are not typed numbers
+SHORTCODES = re.compile(r"<!--\s*(?:n|ref):[^>]*?-->")
 
 
 
@@ -35,7 +37,7 @@ class Claim(BaseModel):
     @field_validator("zh", "en")
     @classmethod
     def _no_typed_numbers(cls, text: str) -> str:
-        bare = SHORTCODE_KEY.sub("", text)
+        bare = SHORTCODES.sub("", text)
         if TYPED_NUMBER.search(bare):
             raise ValueError(f"a number is typed into the sentence (use <!-- n:KEY -->): {text!r}")
         return text
