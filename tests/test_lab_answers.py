@@ -337,8 +337,8 @@ def test_timing_names_both_machines_one_way(site_dir, lang):
     text = html_lib.unescape(re.sub(r"<[^>]+>", "", page(site_dir, lang)))
     starts = ("已提交的结果：", "这台机器：") if lang == "zh" else ("Committed result: ", "This machine: ")
     threads = r"（\d+ 个线程）[，；]" if lang == "zh" else r" \(\d+ threads?\)[,;]"
+    shape = "形状" if lang == "zh" else "shape"
     for start in starts:
-        shape = "形状" if lang == "zh" else "shape"
         line = next((ln for ln in text.splitlines() if ln.startswith(start) and shape in ln), None)
         assert line, f"no line starting {start!r} on the page"
         assert re.search(threads, line), line

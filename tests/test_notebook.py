@@ -121,8 +121,9 @@ def test_chinese_labels_and_messages_use_full_width_punctuation():
 
 def test_every_prediction_is_answered_and_checked_after_it():
     """Each prediction and each "your turn" cell holds its placeholder; after it come (before the next one)
-    the answer key's cells and then a check (answer cells after the check discuss the answer further). Every check but the timing's asserts (check_prediction or a
-    check_* of the lesson's lab module raises AssertionError); the timing compares only."""
+    the answer key's cells and then a check (answer cells after the check discuss the answer further). Every
+    check but the timing's asserts (check_prediction or a check_* of the lesson's lab module raises
+    AssertionError); the timing compares only."""
     nb = read("en")
     asks = sorted(tagged(nb, "prediction") + tagged(nb, "your-turn"))
     assert len(tagged(nb, "prediction")) == 7 and len(tagged(nb, "your-turn")) == 2

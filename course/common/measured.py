@@ -362,9 +362,9 @@ def add_drift(reg: Registry, results: Results, other) -> None:
 @registry_helper
 def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[str, str]]) -> None:
     """A lesson's loss differences (`pairs`: key → (run a, run b), a − b) on the other CPU (data/cross-machine.json):
-    for each pair, the difference there
-    in the seed where it is smallest here (drift.PAIR.thin_there), the smallest there (drift.PAIR.there_min), and how far any of these differences moved
-    between the two machines (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
+    for each pair, the difference there in the seed where it is smallest here (drift.PAIR.thin_there), the
+    smallest there (drift.PAIR.there_min), and how far any of these differences moved between the two machines
+    (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
     there = other.final_val_loss
     runs = [r for a, b in pairs.values() for n in (a, b) for r in results.runs.get(n, [])]
     if not runs:

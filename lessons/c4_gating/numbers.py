@@ -12,10 +12,10 @@ from course.common.measured import BASELINE, MARGIN_LOSS, Results, add_margins, 
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, significant
-from course.core.registry import Computed, Measured, Scope, Words, add_rows
+from course.core.registry import Computed, Scope, Words, add_rows
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
-from lessons.c4_normalization.numbers import add_other_cpu
+from lessons.c4_normalization.numbers import add_other_cpu, other_cpu_provenance
 
 HERE = "lessons/c4_gating"
 FORMULAS = f"{HERE}/formulas.py"
@@ -492,11 +492,7 @@ def add_yardstick(reg: Scope, inputs: Inputs) -> None:
     seeds = sorted(set(ob) & set(og))
     if seeds and all(ob[s] is not None and og[s] is not None for s in seeds):
         spread, cleared = cleared_spread([og[s] - ob[s] for s in seeds], [ob[s] for s in seeds])
-        prov = Measured(run={"zh": f"{words['zh']}，同一代码和种子在 {other.cpu} 上（提交 {other.source_commit} 的结果）",
-                             "en": f"{words['en']}, the same code and seeds on {other.cpu} "
-                                   f"(the results of commit {other.source_commit})"},
-                        device=other.cpu, date=max(r.provenance.date for r in runs[GATE_RUN]),
-                        commit=other.source_commit)
+        prov = other_cpu_provenance(other, words, runs[GATE_RUN])
         reg.add("other_cpu.yardstick.gate.spread", spread, fixed(spread, 3), prov)
         reg.add("other_cpu.yardstick.gate.cleared", cleared, integer(cleared), prov)
 

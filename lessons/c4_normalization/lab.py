@@ -477,8 +477,8 @@ def check_batchnorm_inference(fn: Callable, bn: torch.nn.BatchNorm1d, batches: l
 # with a margin in each of the project's seeds: after 20 steps Post-LN's bottom-over-top gradient ratio is
 # under half of Pre-Norm's in seeds 1337, 1338 and 1339, which tests/test_lab_answers.py asserts (measured
 # when it was chosen: under a tenth; in runs of 15 steps under a fifth; in runs of 10, whose warmup and decay
-# are shortened with them, it is the other way round, as the page says). The two runs cost about 3 s of CPU; 15 steps would save under a
-# second of the notebook's run.
+# are shortened with them, it is the other way round, as the page says). The two runs cost about 3 s of
+# CPU; 15 steps would save under a second of the notebook's run.
 TINY = {"d_model": 64, "n_layer": 4, "n_head": 4, "block_size": 64, "batch_size": 8}
 TINY_STEPS = 20
 
@@ -544,8 +544,8 @@ def larger_in_every_block(grads: dict, a: str = "pre", b: str = "post", when: st
 # benchmark is most of the notebook's run time. The section asks one thing of it, which of F.layer_norm and
 # F.rms_norm is faster here: their medians lie several times apart on every machine measured so far (the
 # committed result's machine, which the registry names beside its ratio, and each machine that has built the
-# site so far), so 12 interleaved repetitions order them; the notebook prints both
-# counts and draws nothing from the order of the three RMSNorm forms, which lie within each other's spread.
+# site so far), so 12 interleaved repetitions order them; the notebook prints both counts and draws
+# nothing from the order of the three RMSNorm forms, which lie within each other's spread.
 BENCH_REPS = 5 if QUICK else 12
 BENCH_WARMUP = 1 if QUICK else 2
 # the build executes both languages' notebooks at once: their benchmarks take turns (a lock file in the

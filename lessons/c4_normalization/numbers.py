@@ -289,6 +289,15 @@ COMPARISONS = [
 DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
 
 
+def other_cpu_provenance(other, what: dict[str, str], runs) -> Measured:
+    """A number computed from the other CPU's final losses (data/cross-machine.json): `what` it is, in each
+    language; `runs` are this machine's runs of the same name, whose newest date it carries."""
+    return Measured(run={"zh": f"{what['zh']}，同一代码和种子在 {other.cpu} 上（提交 {other.source_commit} 的结果）",
+                         "en": f"{what['en']}, the same code and seeds on {other.cpu} "
+                               f"(the results of commit {other.source_commit})"},
+                    device=other.cpu, date=max(r.provenance.date for r in runs), commit=other.source_commit)
+
+
 def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str]]) -> None:
     """other_cpu.compare.KEY.diff(.min/.max/.range): the same paired final-loss differences, a − b seed by
     seed, for the same runs, seeds and code trained on another CPU (data/cross-machine.json), so that a note
@@ -300,11 +309,8 @@ def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str]])
         if not seeds or a not in results.runs:
             continue
         diffs = [la[s] - lb[s] if la[s] is not None and lb[s] is not None else "undefined" for s in seeds]
-        prov = Measured(run={"zh": f"{a} − {b}，同一代码和种子在 {other.cpu} 上的最终验证损失（提交 {other.source_commit} 的结果）",
-                             "en": f"{a} − {b}, final validation losses of the same code and seeds on {other.cpu} "
-                                   f"(the results of commit {other.source_commit})"},
-                        device=other.cpu, date=max(r.provenance.date for r in results.runs[a]),
-                        commit=other.source_commit)
+        prov = other_cpu_provenance(other, {"zh": f"{a} − {b} 的最终验证损失", "en": f"{a} − {b}, final validation losses"},
+                                    results.runs[a])
         spread_keys(reg, f"other_cpu.compare.{key}.diff", diffs, lambda x: fixed(x, 3), prov)
 
 
