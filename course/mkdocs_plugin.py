@@ -37,6 +37,45 @@ def _forget_outside(root: str, package: str) -> None:
     importlib.invalidate_caches()
 
 
+def notebook_render_entry(folder: Path, src_uri: str, executed: Path, settings) -> tuple[str, Path]:
+    """Where the HTML of a notebook page is kept: its slot (one per page source, so a new render replaces
+    the old) and its file, named by the executed notebook's bytes and mkdocs-jupyter's settings and version."""
+    import hashlib
+
+    from mkdocs_jupyter import __version__ as jupyter_version
+    slot = hashlib.sha256(src_uri.encode()).hexdigest()[:12]
+    key = hashlib.sha256(executed.read_bytes() + repr((sorted(settings.items()), jupyter_version)).encode())
+    return slot, folder / f"{slot}-{key.hexdigest()[:24]}.pickle"
+
+
+def reuse_search_entries() -> None:
+    """While serving, the search plugin indexes every page of both languages on every rebuild (about a
+    quarter of a rebuild, jieba segmenting the Chinese). A page's entries follow from its HTML, table of
+    contents, URL, metadata and the plugin's settings, so a page with all of those as before gets the
+    entries it got then. Installed for `mkdocs serve` only; a build indexes every page afresh."""
+    import hashlib
+
+    from material.plugins.search.plugin import SearchIndex
+    index_page = SearchIndex.add_entry_from_context
+    if getattr(index_page, "reuses_entries", False):
+        return
+    made: dict[str, list] = {}
+
+    def add_entry_from_context(self, page):
+        key = hashlib.sha256(repr((page.url, page.content, str(page.toc), page.meta, page.title,
+                                   sorted(self.config.items()))).encode()).hexdigest()
+        if key not in made:
+            before = len(self.entries)
+            index_page(self, page)
+            made[key] = self.entries[before:]
+            if len(made) > 512:  # a long session's edits: forget the oldest pages' entries
+                made.pop(next(iter(made)))
+        else:
+            self.entries.extend(made[key])
+    add_entry_from_context.reuses_entries = True
+    SearchIndex.add_entry_from_context = add_entry_from_context
+
+
 class CourseConfig(base.Config):
     project = c.Type(str, default="course.project:PROJECT")
     draft = c.Type(bool, default=False)
@@ -126,6 +165,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.command = command
         if command == "serve":
             sys.dont_write_bytecode = True  # compiled files written into watched folders would trigger a rebuild
+            reuse_search_entries()
 
     def on_config(self, config):
         import logging
@@ -193,6 +233,39 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         nb.abs_src_path = inner.abs_src_path
         nb.dest_path, nb.abs_dest_path, nb.url = f.dest_path, f.abs_dest_path, f.url
         return nb
+
+    @event_priority(-100)  # after mkdocs-jupyter's on_pre_page has given a notebook page its own render
+    def on_pre_page(self, page, config, files):
+        if page.url in self.notebooks:
+            self._cache_notebook_render(page, config)
+        return page
+
+    def _cache_notebook_render(self, page, config) -> None:
+        """mkdocs-jupyter converts a notebook to HTML on every build (its own cache evicts the other
+        language's entry, since each language is a build of its own). The conversion depends only on the
+        executed notebook and mkdocs-jupyter's settings, so its result is kept in .build/notebook-html/,
+        one entry per notebook, keyed on both."""
+        import pickle
+        import types
+
+        from course.core.files import write_atomic
+        folder = self.project.paths.build / "notebook-html"
+        slot, entry = notebook_render_entry(folder, page.file.src_uri, Path(page.file.abs_src_path),
+                                            config.plugins["mkdocs-jupyter"].config)
+        original = page.render
+
+        def render(this, config, files):
+            if entry.exists():
+                this.content, this.toc, title = pickle.loads(entry.read_bytes())
+                if title is not None:
+                    this.title = title
+                return
+            original(config, files)
+            for old in folder.glob(f"{slot}-*.pickle"):
+                old.unlink()
+            # the title mkdocs-jupyter set from the notebook's first heading, if it set one
+            write_atomic(entry, pickle.dumps((this.content, this.toc, vars(this).get("title"))))
+        page.render = types.MethodType(render, page)
 
     def on_page_markdown(self, markdown, page, config, files):
         if page.url in self.notebooks:  # a notebook renders from its file (mkdocs-jupyter), not this text

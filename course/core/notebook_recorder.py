@@ -14,7 +14,7 @@ from __future__ import annotations
 RUN_NAME = "course_notebook_recorder"
 EVENTS = {"open", "os.listdir", "os.scandir", "course.lab.registry", "course.lab.key", "course.lab.all"}
 SKIPPED = (".venv", ".git", "node_modules", "site", "site.tmp", "site.old", ".pytest_cache",
-           ".build/notebooks", ".build/mkdocs-jupyter")
+           ".build/notebooks", ".build/notebook-html")
 
 
 def audit_hook(root: str, note, from_code, skipped=SKIPPED):
