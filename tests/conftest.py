@@ -16,6 +16,7 @@ Browser tests use Debian's chromium through Playwright (no browser download). Ev
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -109,11 +110,22 @@ def shared() -> Path:
 def built(tmp_path_factory) -> Path:
     """A copy of the project, built once per session with the committed results (never training: a stale
     result fails). Its .build/ starts as the checkout's (so notebooks whose inputs did not change are reused,
-    as in any warm build); the checkout itself is never written."""
-    root = copy_project(tmp_path_factory.mktemp("session") / "project", keep_build=True)
-    r = run_build(root, *SESSION_BUILD)
-    assert r.returncode == 0, f"build failed:\n{r.stdout}\n{r.stderr}"
-    (root / ".build" / "session-build.log").write_text(r.stdout + r.stderr, encoding="utf-8")
+    as in any warm build); the checkout itself is never written. Under parallel workers (`-n`), the first
+    worker to ask builds it and the others wait for that build and share it, its failure included."""
+    from filelock import FileLock
+    shared_tmp = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared_tmp = shared_tmp.parent  # each worker has its own folder under the run's one
+    root, outcome = shared_tmp / "session" / "project", shared_tmp / "session" / "build-outcome.json"
+    with FileLock(str(shared_tmp / "session.lock")):
+        if not outcome.exists():
+            copy_project(root, keep_build=True)
+            r = run_build(root, *SESSION_BUILD)
+            (root / ".build" / "session-build.log").write_text(r.stdout + r.stderr, encoding="utf-8")
+            outcome.write_text(json.dumps({"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}),
+                               encoding="utf-8")
+    r = json.loads(outcome.read_text(encoding="utf-8"))
+    assert r["returncode"] == 0, f"build failed:\n{r['stdout']}\n{r['stderr']}"
     return root
 
 
