@@ -27,7 +27,9 @@ _MEMO: dict[str, object] = {}
 
 def _memo_key(kind: str, path: Path) -> str:
     st = path.stat()
-    return f"{kind}\0{path.resolve()}\0{st.st_mtime_ns}\0{st.st_size}"
+    # the absolute path, not the resolved one: resolving every part of every path keyed was most of a
+    # rebuild's staleness check while serving, and a file reached by two names only costs a second entry
+    return f"{kind}\0{os.path.abspath(path)}\0{st.st_mtime_ns}\0{st.st_size}"
 
 
 def load_memo(path: Path) -> None:

@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
@@ -35,6 +36,44 @@ def _forget_outside(root: str, package: str) -> None:
         if file and not os.path.realpath(file).startswith(os.path.realpath(root) + os.sep):
             del sys.modules[name]
     importlib.invalidate_caches()
+
+
+class Recent(dict):
+    """A memo for a `mkdocs serve` session that forgets its oldest entries beyond `size`: a long session of
+    edits makes new entries, and a page's old versions are never asked for again. An entry asked for again
+    counts as new (each language is a build of its own, so an entry is asked for every other build)."""
+
+    def __init__(self, size: int = 512):
+        super().__init__()
+        self.size = size
+
+    def take(self, key):
+        """The entry for `key`, made the newest, or None."""
+        if key not in self:
+            return None
+        self[key] = self.pop(key)
+        return self[key]
+
+    def keep(self, key, value) -> None:
+        self[key] = value
+        while len(self) > self.size:
+            self.pop(next(iter(self)))
+
+
+class TemplateCode(jinja2.BytecodeCache):
+    """Jinja's compiled theme templates, kept in memory for a `mkdocs serve` session: each rebuild (each
+    language's, too) makes a new Jinja environment, which would compile every template again. Jinja checks
+    an entry against its template's source, so an edited override is compiled afresh."""
+
+    def __init__(self):
+        self.codes: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.codes:
+            bucket.bytecode_from_string(self.codes[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.codes[bucket.key] = bucket.bytecode_to_string()
 
 
 def notebook_render_entry(folder: Path, src_uri: str, executed: Path, settings) -> tuple[str, Path]:
@@ -59,19 +98,18 @@ def reuse_search_entries() -> None:
     index_page = SearchIndex.add_entry_from_context
     if getattr(index_page, "reuses_entries", False):
         return
-    made: dict[str, list] = {}
+    made = Recent()
 
     def add_entry_from_context(self, page):
         key = hashlib.sha256(repr((page.url, page.content, str(page.toc), page.meta, page.title,
                                    sorted(self.config.items()))).encode()).hexdigest()
-        if key not in made:
+        entries = made.take(key)
+        if entries is None:
             before = len(self.entries)
             index_page(self, page)
-            made[key] = self.entries[before:]
-            if len(made) > 512:  # a long session's edits: forget the oldest pages' entries
-                made.pop(next(iter(made)))
+            made.keep(key, self.entries[before:])
         else:
-            self.entries.extend(made[key])
+            self.entries.extend(entries)
     add_entry_from_context.reuses_entries = True
     SearchIndex.add_entry_from_context = add_entry_from_context
 
@@ -95,8 +133,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.site = None
         self.stale_notebooks: dict[str, list[str]] = {}   # page URL → why its executed copy is out of date
         self.notebooks: dict[str, tuple[str, Path, Path]] = {}  # page URL → (src_uri, source, download to write)
-        self.rendered: dict[str, dict] = {}   # while serving: what Markdown made of a page, by what it was given
-        self.rendered_used: set[str] = set()  # the entries the last rebuild used (the others are dropped)
+        self.rendered = Recent()  # while serving: what Markdown made of a page, by what it was given
+        self.converted = [0, 0]   # while serving: pages this build converted afresh, pages it rendered
+        self.template_code = None  # while serving: the theme's compiled templates
 
     # ------------------------------------------------------------ helpers
 
@@ -166,6 +205,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if command == "serve":
             sys.dont_write_bytecode = True  # compiled files written into watched folders would trigger a rebuild
             reuse_search_entries()
+            self.template_code = TemplateCode()
 
     def on_config(self, config):
         import logging
@@ -173,8 +213,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.project = self._load_project(config)
         if self.serving:
             self._forget_edited_code()
-            self.rendered = {k: v for k, v in self.rendered.items() if k in self.rendered_used}
-            self.rendered_used = set()
+            self.converted = [0, 0]
         from course.core.pipeline import Pipeline
         from course.core.site import Site
         if self.pipeline is None:
@@ -234,6 +273,11 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         nb.dest_path, nb.abs_dest_path, nb.url = f.dest_path, f.abs_dest_path, f.url
         return nb
 
+    def on_env(self, env, config, files):
+        if self.template_code is not None:
+            env.bytecode_cache = self.template_code
+        return env
+
     @event_priority(-100)  # after mkdocs-jupyter's on_pre_page has given a notebook page its own render
     def on_pre_page(self, page, config, files):
         if page.url in self.notebooks:
@@ -278,15 +322,17 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def _reuse_render(self, page, markdown: str, config, files) -> None:
         """While serving, a page whose expanded Markdown, place and neighbours are as in an earlier rebuild is
         not converted again: its HTML, table of contents and anchors come from that rebuild. A saved edit of
-        one page then converts that page alone (both languages are rebuilt on every save)."""
+        one page then converts that page alone (both languages are rebuilt on every save, each as a build of
+        its own, so an entry outlives the other language's build)."""
         import hashlib
         import types
         signature = "\0".join(sorted(f"{f.src_uri}>{f.url}" for f in files.documentation_pages()))
         key = hashlib.sha256("\0".join([page.file.src_uri, page.url, markdown, signature,
                                          repr(config["markdown_extensions"]), repr(config["mdx_configs"])])
                              .encode()).hexdigest()
-        cached = self.rendered.get(key)
-        self.rendered_used.add(key)
+        cached = self.rendered.take(key)
+        self.converted[0] += cached is None
+        self.converted[1] += 1
         original = type(page).render
 
         def render(this, config, files):
@@ -297,9 +343,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                                          for uri, links in cached["links"].items() if files.get_file_from_path(uri)}
                 return
             original(this, config, files)
-            self.rendered[key] = {"content": this.content, "toc": this.toc, "title": this._title_from_render,
+            self.rendered.keep(key, {"content": this.content, "toc": this.toc, "title": this._title_from_render,
                                   "anchors": this.present_anchor_ids,
-                                  "links": {f.src_uri: links for f, links in (this.links_to_anchors or {}).items()}}
+                                  "links": {f.src_uri: links for f, links in (this.links_to_anchors or {}).items()}})
         page.render = types.MethodType(render, page)
 
     def on_page_content(self, html, page, config, files):
@@ -324,6 +370,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         for url, (src_uri, source, dest) in self.notebooks.items():
             if dest.parent.is_dir():
                 write_atomic(dest, self.site.learner_notebook(source, src_uri, url))
+        if self.serving:
+            fresh, pages = self.converted
+            print(f"    converted {fresh} of {pages} pages afresh, the others as in an earlier rebuild", flush=True)
         site = Path(config["site_dir"])
         sitemap = site / "sitemap.xml"
         if sitemap.exists() and (site / "en").is_dir():

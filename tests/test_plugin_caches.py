@@ -60,3 +60,32 @@ def test_serving_reuses_a_pages_search_entries_only_while_the_page_is_unchanged(
     assert len(parsed) == 3                                       # only the edited one
     assert any("edited text" in text for _, text in edited) and not any("first text" in t for _, t in edited)
     assert [e for e in edited if e[0].startswith("b/")] == [e for e in first if e[0].startswith("b/")]
+
+
+def test_a_serve_memo_keeps_what_is_asked_for_and_forgets_the_oldest():
+    from course.mkdocs_plugin import Recent
+    memo = Recent(size=2)
+    memo.keep("zh page", 1)
+    memo.keep("en page", 2)
+    assert memo.take("zh page") == 1      # asked for again (the next rebuild of that language): newest now
+    memo.keep("an edited page", 3)
+    assert memo.take("en page") is None and memo.take("zh page") == 1 and memo.take("an edited page") == 3
+    assert memo.take("never kept") is None
+
+
+def test_compiled_templates_are_reused_across_environments_and_redone_when_edited(tmp_path):
+    import jinja2
+
+    from course.mkdocs_plugin import TemplateCode
+    code = TemplateCode()
+    template = tmp_path / "page.html"
+    template.write_text("{{ a }} one", encoding="utf-8")
+
+    def render():  # a new environment per rebuild, as MkDocs makes one per build
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tmp_path)), bytecode_cache=code)
+        return env.get_template("page.html").render(a=1)
+    assert render() == "1 one" and len(code.codes) == 1
+    kept = dict(code.codes)
+    assert render() == "1 one" and code.codes == kept         # compiled once, loaded after
+    template.write_text("{{ a }} two", encoding="utf-8")
+    assert render() == "1 two" and code.codes != kept          # the edited source is compiled again

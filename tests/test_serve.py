@@ -92,3 +92,18 @@ def test_an_edit_of_the_small_models_code_reaches_the_page_it_computes_a_number_
     config.write_text(text.replace(rule, "return m * math.floor(ratio * self.d_model / m)"), encoding="utf-8")
     server.wait_until_served("en/c4/ffn/", r'data-key="project\.ffn_hidden"[^>]*>336<', timeout=300)
     assert before == "344"
+
+
+def test_a_prose_edit_converts_only_the_edited_page(server):
+    """Both languages are rebuilt on every save, each as a build of its own; the pages whose Markdown did not
+    change keep their earlier conversion in both, so a prose edit of one page converts that page alone."""
+    page = server.root / "docs/c4/ffn.en.md"
+    text = page.read_text(encoding="utf-8")
+    mark = len(server.lines)
+    page.write_text(text + "\nA sentence added by the test.\n", encoding="utf-8")
+    server.wait_until_served("en/c4/ffn/", r"A sentence added by the test\.", timeout=300)
+    server.wait_for(r"Reloading browsers", after=mark, timeout=300)
+    said = "\n".join(server.lines[mark:])
+    counts = [(int(a), int(b)) for a, b in re.findall(r"converted (\d+) of (\d+) pages afresh", said)][-2:]
+    assert len(counts) == 2 and all(pages > 10 for _, pages in counts), counts
+    assert sorted(fresh for fresh, _ in counts) == [0, 1], counts

@@ -4,8 +4,22 @@ numbers the prose quotes. Lessons 2 and 3 each quote its read-outs in their own 
 implementations to each other."""
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from dataclasses import dataclass, field
+
+def remembered(fn):
+    """For a twin's pure function of hashable arguments (its settings, a frozen spec): computed once per
+    arguments in a process and handed out as a copy, which its caller may change. `mkdocs serve` recomputes
+    the registry on every data edit, and these draws and runs, in plain Python, were most of that."""
+    results = functools.lru_cache(maxsize=64)(fn)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return copy.deepcopy(results(*args, **kwargs))
+    return call
+
 
 # ---------------------------------------------------------------- the seeded PRNG (mulberry32 + Box–Muller)
 
@@ -76,6 +90,7 @@ class SimResult:
     write: list[float] = field(default_factory=list)   # per sublayer: RMS of what it adds, s·F_l
 
 
+@remembered
 def simulate(layers: int, gain: float, residual: bool, prenorm: bool, scale: bool,
              spec: SimSpec = SIM) -> SimResult:
     """A stack of N randomly initialized sublayers, forward then backward; no training.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from course.common.twins import Mulberry32
+from course.common.twins import Mulberry32, remembered
 from lessons.c8_postln_warmup import formulas as f
 
 # ---------------------------------------------------------------- warmup-explorer
@@ -62,6 +62,7 @@ class Exploration:
     travel_ratio: float          # travel / travel_nowarmup
 
 
+@remembered
 def explorer_draws(spec: ExplorerSpec, steps: int) -> tuple[list[float], list[list[float]]]:
     """Each parameter's mean direction a_i (standard normal), then the noise z_{t,i} step by step."""
     rng = Mulberry32(spec.seed)
@@ -152,6 +153,7 @@ class Stack:
     stream: list[float] = field(default_factory=list)   # RMS of the stream after the input and after each layer
 
 
+@remembered
 def depth_draws(spec: DepthSpec) -> np.ndarray:
     """Every standard normal the widget uses, in its order: x_0 (T·d), the output gradient (T·d), then
     for each layer up to layers_max W^V, W^O, W¹, W² (d·d each, row-major)."""
