@@ -19,6 +19,7 @@ numbers change, no notebook reads them, nothing trains). An edit of a field the 
 --draft builds with `--no-train --draft` (and serves with COURSE_DRAFT=1), for while results are missing.
 """
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -79,8 +80,10 @@ def main() -> None:
     try:
         server.wait_for(r"Serving on http")
         reload, prose = [], []
+        start = json.loads((root / "data/anchor-model.json").read_text(encoding="utf-8"))["config"]["text_config"]
+        first = SIZES.index(start["intermediate_size"]) + 1  # never the value the file holds now
         for i in range(args.reps):
-            value, mark = SIZES[(i + args.reps) % 2], len(server.lines)  # never the value the builds above left
+            value, mark = SIZES[(first + i) % 2], len(server.lines)
             set_ffn_width(root, value)
             reload.append(server.wait_until_served(PAGE, rf'data-key="anchor\.ffn_width"[^>]*>{value:,}<'))
             server.wait_for(r"Reloading browsers", after=mark, timeout=300)  # the whole rebuild is over
