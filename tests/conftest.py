@@ -53,19 +53,12 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: trains the small model or rebuilds the registry")
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for tier, fixtures in TIERS.items():
             if used & fixtures:
                 item.add_marker(getattr(pytest.mark, tier))
-        # Under parallel workers (`make test`: -n 2 --dist loadgroup) the tests that share a module-scoped
-        # fixture (a server, an edited copy of the project) run on one worker, so it is made once; every
-        # other test goes to whichever worker is free.
-        fixturedefs = getattr(item, "_fixtureinfo").name2fixturedefs.values()
-        if any(d.scope == "module" for defs in fixturedefs for d in defs):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
