@@ -1,6 +1,7 @@
 """What the course plugin keeps between builds and rebuilds: a notebook page's HTML (keyed on the executed
 notebook and mkdocs-jupyter's settings) and, while serving, a page's search entries (keyed on what the
-search plugin reads of the page)."""
+search plugin reads of the page), the bounded memo they and the Markdown conversions are kept in, and the
+theme's compiled templates."""
 from types import SimpleNamespace
 
 from course.mkdocs_plugin import notebook_render_entry, reuse_search_entries

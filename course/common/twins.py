@@ -9,6 +9,7 @@ import functools
 import math
 from dataclasses import dataclass, field
 
+
 def remembered(fn):
     """For a twin's pure function of hashable arguments (its settings, a frozen spec): computed once per
     arguments in a process and handed out as a copy, which its caller may change. `mkdocs serve` recomputes
