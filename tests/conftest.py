@@ -219,6 +219,26 @@ def browser():
         b.close()
 
 
+# Ready: the fonts loaded, every widget initialized, every figure drawn, and no chart draw or figure fetch under
+# way (CW.idle, docs/assets/js/common.js), seen at two checks in a row, each after a frame's rendering (its
+# layout and resize observers, which may start a draw: a chart that settles at a new height is observed
+# again). Returns null, or what it still waits for after the timeout.
+SETTLED = """async (timeout) => {
+    const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+    const waiting = () => [
+        document.fonts.status !== 'loaded' && 'fonts',
+        ...[...document.querySelectorAll('[data-widget]')].filter(w => w.dataset.ready !== 'true')
+            .map(w => 'widget ' + w.dataset.widget),
+        ...[...document.querySelectorAll('.plotly-figure')].filter(e => !e.querySelector('.main-svg'))
+            .map(e => 'figure ' + (e.dataset.figure || 'inline')),
+        window.CW && CW.idle && !CW.idle() && 'chart draws'].filter(Boolean);
+    const end = performance.now() + timeout;
+    let quiet = 0;
+    do { await frame(); quiet = waiting().length ? 0 : quiet + 1; if (quiet === 2) return null; } while (performance.now() < end);
+    return waiting().join(', ');
+}"""
+
+
 class Visit:
     """A page plus what it did: console errors and requests that left 127.0.0.1."""
 
@@ -241,11 +261,15 @@ class Visit:
         page.route("**/*", route)
 
     def goto(self, path: str):
-        # "networkidle" alone can come while the parser is still compiling plotly.js (no request for 500 ms on a
-        # slow machine), before DOMContentLoaded has built the widgets: wait for the load event first.
         self.page.goto(self.base + "/" + path.lstrip("/"), wait_until="load")
-        self.page.wait_for_load_state("networkidle")
+        self.settle()
         return self.page
+
+    def settle(self, timeout_ms: int = 30000):
+        """Wait until the page is ready: its fonts are in, every widget has initialized and every chart has
+        drawn and settled (after a click, a palette switch or a resize, too). A condition, not a pause."""
+        waiting = self.page.evaluate(SETTLED, timeout_ms)
+        assert waiting is None, f"{self.page.url}: not settled after {timeout_ms} ms: {waiting}"
 
     def check_clean(self):
         assert self.external == [], f"requests to other hosts: {self.external}"

@@ -142,7 +142,7 @@ def test_widgets_readable_in_both_palettes(open_page, scheme, expected):
     # switching the palette redraws the charts without errors
     v.page.evaluate("document.body.setAttribute('data-md-color-scheme', "
                     f"'{'default' if expected == 'slate' else 'slate'}')")
-    v.page.wait_for_timeout(200)
+    v.settle()
     v.check_clean()
 
 

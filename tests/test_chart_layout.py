@@ -23,16 +23,16 @@ def chart_pages(site_dir, lang) -> list[str]:
     return pages
 
 
-def every_chart(page) -> list[dict]:
+def every_chart(v) -> list[dict]:
     """Each chart once, the ones in content tabs too (each tab shown in turn)."""
+    page = v.page
     page.wait_for_function(DRAWN, timeout=30000)
-    page.wait_for_timeout(400)
     found = {}
     labels = page.locator(".tabbed-labels > label")
     for i in range(-1, labels.count()):
         if i >= 0:
             labels.nth(i).click()
-            page.wait_for_timeout(500)   # a chart shown at a new width is fitted again
+            v.settle()   # a chart shown at a new width is fitted again
         for c in page.evaluate(CHART_BOXES, page.locator("article").element_handle()):
             found.setdefault(c["name"], c)
     return list(found.values())
@@ -47,7 +47,7 @@ def test_every_chart_fits_its_box(site_dir, open_page, lang, width, scheme):
     problems, charts = [], 0
     for path in pages:
         v = open_page(path, scheme=scheme, width=width)
-        found = every_chart(v.page)
+        found = every_chart(v)
         charts += len(found)
         for c in found:
             assert c["areas"], f"{path} {c['name']}: no plot area"

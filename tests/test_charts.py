@@ -91,9 +91,9 @@ def test_every_widget_fits_a_phone_width_screen(open_page, units, lang):
         for i in range(roots.count()):
             w = roots.nth(i)
             name = f'{lesson_path(unit, lang)} {w.get_attribute("data-widget")} {w.get_attribute("data-mode") or ""}'
-            if w.evaluate(SHOW_TAB_OF):
-                page.wait_for_timeout(300)  # let a chart drawn while hidden follow its new width
+            w.evaluate(SHOW_TAB_OF)
             w.scroll_into_view_if_needed()
+            v.settle()  # a chart drawn while hidden follows its new width
             page.wait_for_function(CHARTS_DRAWN, timeout=30000)
             box = w.bounding_box()
             if box["x"] < 0 or box["x"] + box["width"] > PHONE + 0.5:
@@ -107,3 +107,19 @@ def test_every_widget_fits_a_phone_width_screen(open_page, units, lang):
             problems.append(f"{lesson_path(unit, lang)}: the page scrolls sideways ({page_width[0]} px in {page_width[1]})")
         v.check_clean()
     assert problems == [], "\n".join(problems)
+
+
+def test_the_ready_wait_waits_for_a_chart_being_drawn(open_page):
+    """Visit.settle, which the browser tests wait on instead of a pause, sees a draw under way: CW.draw counts
+    as busy until its last fitting pass is done, and a draw that never ends keeps the page from settling."""
+    v = open_page("c4/normalization/")
+    busy_then_idle = v.page.evaluate("""() => {
+        const gd = document.querySelector('.plotly-figure');
+        const drawn = CW.draw(gd, gd.data, gd.layout, {displayModeBar: false});
+        const busy = !CW.idle();
+        return drawn.then(() => [busy, CW.idle()]);
+    }""")
+    assert busy_then_idle == [True, True]
+    v.page.evaluate("() => { CW.track(new Promise(() => {})); }")
+    with pytest.raises(AssertionError, match="chart draws"):
+        v.settle(timeout_ms=500)

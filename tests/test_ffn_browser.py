@@ -216,7 +216,7 @@ def test_widgets_fit_a_phone(open_page, lang):
     for name, mode in (("ffn-calculator", None), ("activation-explorer", None), ("ring-classifier", "linear"),
                        ("ring-classifier", "relu")):
         w = widget(page, name, mode)
-        page.wait_for_timeout(300)   # a chart in a tab that was hidden fits itself once shown
+        v.settle()   # a chart in a tab that was hidden fits itself once shown
         for part in [w] + w.locator(".cw-chart").all():
             box = part.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, mode, box)

@@ -182,5 +182,5 @@ def test_gating_widgets_readable_in_both_palettes(open_page, scheme, expected):
         box = w.bounding_box()
         assert box and box["width"] <= 390, (name, box)      # fits a phone's width
     v.page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{'default' if expected == 'slate' else 'slate'}')")
-    v.page.wait_for_timeout(200)                              # the surface redraws in the other palette
+    v.settle()                                                # the surface redraws in the other palette
     v.check_clean()

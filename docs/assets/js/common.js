@@ -331,6 +331,14 @@
       if (n.__cwRedraw) n.__cwRedraw(); else CW.draw.apply(null, [n].concat(n.__cwLast));
     });
   });
+  // the draws (and figure fetches) still under way: CW.idle() is true once every chart has settled, which
+  // is what a page's tests wait for instead of a fixed pause
+  var busy = 0;
+  CW.track = function (promise) {
+    busy++;
+    return Promise.resolve(promise).finally(function () { busy--; });
+  };
+  CW.idle = function () { return busy === 0; };
   // draw `layout` in node, fitted; `config` is plotly's; resolves once the text has been fitted
   CW.draw = function (node, data, layout, config) {
     var modebar = config.displayModeBar !== false;
@@ -344,7 +352,7 @@
         if (CW.settle(node, L) && n < 4) return pass(n + 1);
       });
     }
-    return pass(1);
+    return CW.track(pass(1));
   };
   CW.plot = function (node, data, layout) {
     if (!window.Plotly) return;

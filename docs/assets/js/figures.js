@@ -27,7 +27,7 @@
     var layout = f.layout || {};
     if (f.narrow && (el.clientWidth || window.innerWidth) < NARROW) layout = merge(layout, f.narrow);
     var config = Object.assign({}, CONFIG, { toImageButtonOptions: { filename: name || "figure" } });
-    Promise.resolve(CW.draw(el, f.data, CW.layout(layout), config)).then(function () {
+    return Promise.resolve(CW.draw(el, f.data, CW.layout(layout), config)).then(function () {
       el.dispatchEvent(new CustomEvent("figure:drawn", { bubbles: true }));
     });
   }
@@ -35,12 +35,12 @@
     if (el.dataset.inline) return plot(el, JSON.parse(el.dataset.inline)); // a notebook's own figure
     var name = el.dataset.figure, lang = el.dataset.lang || "zh";
     var url = new URL("assets/figures/" + name + ".json", siteBase());
-    (cache[url] = cache[url] || fetch(url).then(function (r) { return r.json(); }))
+    CW.track((cache[url] = cache[url] || fetch(url).then(function (r) { return r.json(); }))
       .then(function (fig) {
         var f = fig[lang] || fig.en;
         el.setAttribute("aria-label", f.alt || f.layout.title && f.layout.title.text || name);
-        plot(el, f, name);
-      });
+        return plot(el, f, name);
+      }));
   }
   function drawAll() {
     if (!window.Plotly) return;

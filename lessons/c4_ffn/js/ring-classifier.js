@@ -188,7 +188,7 @@
     // fit it to its box once the tab shows it (and whenever the box changes size)
     if (window.ResizeObserver) {
       new ResizeObserver(function () {
-        if (chart.offsetWidth && window.Plotly && chart.data) window.Plotly.Plots.resize(chart);
+        if (chart.offsetWidth && window.Plotly && chart.data) CW.track(window.Plotly.Plots.resize(chart));
       }).observe(chart);
     }
   }
