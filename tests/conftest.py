@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -59,6 +60,19 @@ def pytest_collection_modifyitems(config, items):
         for tier, fixtures in TIERS.items():
             if used & fixtures:
                 item.add_marker(getattr(pytest.mark, tier))
+    # File order, which is also the order parallel workers are handed files in: first the files that need no
+    # build (they run while the session build runs beside them), then those that drive Chromium (the longest
+    # files: started early, they do not leave one worker running alone at the end), then the other builds.
+    tiers_of_file: dict[Path, set[str]] = {}
+    for item in items:
+        tiers_of_file.setdefault(item.path, set()).update(m.name for m in item.iter_markers() if m.name in TIERS)
+    rank = {path: 1 if "browser" in tiers else 2 if "build" in tiers else 0 for path, tiers in tiers_of_file.items()}
+    items.sort(key=lambda i: rank[i.path])   # stable: tests keep their order within a file
+
+
+def pytest_collection_finish(session):
+    if any(i.get_closest_marker("build") for i in session.items):   # after `-m` has deselected
+        start_session_build(session.config._tmp_path_factory)
 
 
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -106,12 +120,10 @@ def shared() -> Path:
     return SHARED
 
 
-@pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    """A copy of the project, built once per session with the committed results (never training: a stale
-    result fails). Its .build/ starts as the checkout's (so notebooks whose inputs did not change are reused,
-    as in any warm build); the checkout itself is never written. Under parallel workers (`-n`), the first
-    worker to ask builds it and the others wait for that build and share it, its failure included."""
+def build_session_project(tmp_path_factory) -> tuple[Path, Path]:
+    """Build the session's copy of the project unless it is built: (its root, the build's outcome file).
+    Under parallel workers (`-n`), the first worker to get the lock builds it and the others wait for that
+    build and share it, its failure included."""
     from filelock import FileLock
     shared_tmp = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -124,6 +136,29 @@ def built(tmp_path_factory) -> Path:
             (root / ".build" / "session-build.log").write_text(r.stdout + r.stderr, encoding="utf-8")
             outcome.write_text(json.dumps({"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}),
                                encoding="utf-8")
+    return root, outcome
+
+
+_session_build: threading.Thread | None = None
+
+
+def start_session_build(tmp_path_factory) -> None:
+    """Start the session build in a thread as soon as the tests are collected, so that the tests needing no
+    build run while it does (the build is a subprocess: the thread only waits for it)."""
+    global _session_build
+    if _session_build is None:
+        _session_build = threading.Thread(target=build_session_project, args=(tmp_path_factory,), daemon=True)
+        _session_build.start()
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """A copy of the project, built once per session with the committed results (never training: a stale
+    result fails). Its .build/ starts as the checkout's (so notebooks whose inputs did not change are reused,
+    as in any warm build); the checkout itself is never written."""
+    if _session_build is not None:
+        _session_build.join()
+    root, outcome = build_session_project(tmp_path_factory)   # built by now: this only reads the outcome
     r = json.loads(outcome.read_text(encoding="utf-8"))
     assert r["returncode"] == 0, f"build failed:\n{r['stdout']}\n{r['stderr']}"
     return root
