@@ -2,16 +2,28 @@
 both palettes: its title, axis titles, legend, tick labels and plot areas, measured in Chromium, lie
 clear of each other and inside the chart (course.core.figures.CHART_BOXES says what it checks: no text
 over text, no text cut by the chart's box, the modebar off the title, plot areas large enough to read,
-legend entries drawn differently, dotted traces visible on the background)."""
+legend entries drawn differently, dotted traces visible on the background). With every chart drawn, the
+same visit checks that each one drew with the vendored plotly.js bundle, each trace type one the bundle has."""
+import re
+
 import pytest
 
 from conftest import LANGS
 from course.core.figures import CHART_BOXES
-from course.paths import PLOTLY_URI
+from course.paths import PLOTLY_JS, PLOTLY_URI
 
 WIDTHS = [390, 1280]
 DRAWN = """() => [...document.querySelectorAll('.plotly-figure, .cw-chart')].every(e => e.querySelector('.main-svg'))
               && [...document.querySelectorAll('[data-widget]')].every(w => w.dataset.ready)"""
+VENDORED_VERSION = re.search(r"plotly\.js \(cartesian - minified\) v([\d.]+)", PLOTLY_JS.read_text(encoding="utf-8")[:300]).group(1)
+TRACE_TYPES = """() => {
+    const known = new Set(Object.keys(Plotly.PlotSchema.get().traces));
+    const plots = [...document.querySelectorAll('.js-plotly-plot')];
+    return {version: Plotly.version, plots: plots.length,
+            unknown: plots.flatMap(gd => gd.data.map(t => t.type || 'scatter').filter(t => !known.has(t))),
+            // a line or bar chart draws its traces as .trace groups; a heatmap draws an image in its .hm group
+            empty: plots.filter(gd => !gd.querySelector('.trace, .hm image')).map(gd => gd.getAttribute('aria-label'))};
+}"""
 
 
 def chart_pages(site_dir, lang) -> list[str]:
@@ -38,10 +50,25 @@ def every_chart(v) -> list[dict]:
     return list(found.values())
 
 
+def bundle_problems(v) -> list[str]:
+    """What is wrong with the plotly.js that drew the page's charts (all drawn: every tab has been shown)."""
+    got = v.page.evaluate(TRACE_TYPES)
+    problems = []
+    if got["version"] != VENDORED_VERSION:
+        problems.append(f"drawn by plotly.js {got['version']}, not the vendored {VENDORED_VERSION}")
+    if got["plots"] == 0:
+        problems.append("no chart drawn")
+    problems += [f"trace type {t} is not in the bundle" for t in got["unknown"]]
+    problems += [f"chart {name} drew no trace" for name in got["empty"]]
+    if not any(PLOTLY_URI in u for u in v.requested):
+        problems.append(f"plotly.js not loaded from {PLOTLY_URI}")
+    return problems
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_chart_fits_its_box(site_dir, open_page, lang, width, scheme):
+def test_every_chart_fits_its_box_and_draws_with_the_vendored_bundle(site_dir, open_page, lang, width, scheme):
     pages = chart_pages(site_dir, lang)
     assert len(pages) >= 5, pages   # four lessons and the lab
     problems, charts = [], 0
@@ -52,6 +79,7 @@ def test_every_chart_fits_its_box(site_dir, open_page, lang, width, scheme):
         for c in found:
             assert c["areas"], f"{path} {c['name']}: no plot area"
             problems += [f"{path} {c['name']}: {p}" for p in c["problems"]]
+        problems += [f"{path}: {p}" for p in bundle_problems(v)]
         sideways = v.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
         if sideways > 0:
             problems.append(f"{path}: the page scrolls {sideways} px sideways")
