@@ -48,16 +48,28 @@ def registry_forms(registry) -> dict[str, tuple[str, bool]]:
     return forms
 
 
+# where a typed number ends: not inside a longer number or word, nor before a percent sign unless the
+# registry shows the number as a percentage ("100%" is not the number 100: the sign makes it another quantity)
+NUMBER_GOES_ON = re.compile(r"\w|[.,]\d")
+NUMBER_GOES_ON_OR_PERCENT = re.compile(r"\w|[.,]\d|%")
+
+
 def typed_numbers_in(text: str, registry, forms=None) -> list[str]:
     """Every registry number typed into `text` by hand, as 'form (key) at line N'."""
     forms = forms or registry_forms(registry)
     body = prose(text)
+    lengths = sorted({len(f) for f in forms})
     hits = []
-    for form, (key, percent) in forms.items():
-        # "100%" is not the number 100: a percent sign after it makes it another quantity
-        pat = rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d{'' if percent else '|%'})"
-        for m in re.finditer(pat, body):
-            hits.append(f"{form!r} ({key}) at line {body.count(chr(10), 0, m.start()) + 1}")
+    # every form starts with a digit (typed_forms): look only where a number starts, for each form's length
+    for start in (m.start() for m in re.finditer(r"(?<![\w.,])\d", body)):
+        for length in lengths:
+            form = body[start:start + length]
+            if len(form) < length:
+                break
+            if form in forms:
+                key, percent = forms[form]
+                if not (NUMBER_GOES_ON if percent else NUMBER_GOES_ON_OR_PERCENT).match(body, start + length):
+                    hits.append(f"{form!r} ({key}) at line {body.count(chr(10), 0, start) + 1}")
     return hits
 
 
