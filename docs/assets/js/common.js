@@ -319,7 +319,14 @@
     });
     var fit = { t: t, b: Math.max(b, 20), height: height, room: Object.assign({}, prev.room, room) };
     node.__cwFit = fit;
-    var changed = Math.abs(t - m.t) > 2 || Math.abs(fit.b - m.b) > 2 || Math.abs(height - H) > 2 || roomChanged;
+    // plotly.js draws a margin of max(asked, what its automargin pushes for): where the push already exceeds
+    // what was asked, asking for any margin up to the push draws the same chart, so it is no reason to draw again
+    var drawn = full && full._size || {};
+    function moves(want, asked, side) {
+      var pushed = drawn[side] > asked + 1;
+      return Math.abs(want - asked) > 2 && !(pushed && want <= drawn[side] + 1);
+    }
+    var changed = moves(t, m.t, "t") || moves(fit.b, m.b, "b") || Math.abs(height - H) > 2 || roomChanged;
     return changed ? fit : null;
   };
   // a chart whose width changes (a window resized, a content tab opened) is fitted again
