@@ -40,7 +40,7 @@ $(AXE): package.json package-lock.json   ## axe-core, for the accessibility test
 	@touch $@
 
 test: $(STAMP) browser $(AXE)   ## the whole test suite; lists its 25 slowest tests, where time goes
-	$(PY) -m pytest -q --durations=25 -n 2 --dist loadfile   # two workers, a test file each at a time (module fixtures are built once)
+	$(PY) -m pytest -q --durations=25 -n 2 --dist loadfile --no-loadscope-reorder   # two workers, a test file each at a time (module fixtures are built once), in the order tests/conftest.py sets
 
 check: $(STAMP)                 ## the fast tier: no site build, no browser, no training, nothing beside the project
 	$(PY) -m pytest -q -m "not build and not browser and not shared and not slow"
