@@ -284,7 +284,7 @@ def test_the_residual_simulator_reads_its_extremes_in_scientific_form(open_page)
         w.locator('[data-control="layers"]').evaluate("e => { e.value = e.max; e.dispatchEvent(new Event('input')); }")
         w.locator('[data-control="gain"]').evaluate(f"e => {{ e.value = e.{gain}; e.dispatchEvent(new Event('input')); }}")
         w.locator('[data-control="residual"]').set_checked(residual)
-        p.wait_for_timeout(600)
+        v.settle()   # the widget redraws on the next frame
         text = w.locator('[data-readout="grad-ratio"]').inner_text()
         value = json.loads(w.locator('[data-readout="grad-ratio"]').get_attribute("data-value"))
         ticks = w.locator(".js-plotly-plot").nth(1).evaluate(
