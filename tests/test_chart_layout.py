@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import LANGS
+from conftest import LANGS, Visit
 from course.core.figures import CHART_BOXES
 from course.paths import PLOTLY_JS, PLOTLY_URI
 
@@ -113,3 +113,43 @@ def test_the_check_sees_what_the_issue_saw(open_page):
     assert any("modebar lies on the title" in p for p in got), got
     assert any("lies on the legend" in p for p in got), got
     assert any("dotted trace" in p for p in got), got
+
+
+# each plotly.js draw of a lesson's figure, with the geometry it drew: its margins, plot size and height
+RECORD_DRAWS = """
+Object.defineProperty(window, "Plotly", {configurable: true, set(plotly) {
+    const react = plotly.react;
+    window.__draws = [];
+    plotly.react = function (gd) {
+        return Promise.resolve(react.apply(this, arguments)).then(result => {
+            const s = gd._fullLayout._size, index = [...document.querySelectorAll(".plotly-figure")].indexOf(gd);
+            if (index >= 0) __draws.push([`${gd.dataset.figure} (${index})`,
+                                          [s.t, s.b, s.l, s.r, s.w, s.h, gd._fullLayout.height].map(Math.round).join(" ")]);
+            return result;
+        });
+    };
+    delete window.Plotly;
+    window.Plotly = plotly;
+}});
+"""
+
+
+@pytest.mark.parametrize("path", ["c4/normalization/", "c4/ffn/", "c8/postln-warmup/"])
+def test_a_figure_is_drawn_again_only_to_change_it(browser, server, path):
+    """The fitting loop (CW.draw) redraws a chart while its text does not fit; a redraw that draws the same
+    geometry again is wasted work (as when the margin asked for lies under what the automargin reserves)."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.add_init_script(RECORD_DRAWS)
+        v = Visit(page, server)
+        v.goto(path)
+        draws = page.evaluate("() => __draws")
+    finally:
+        ctx.close()
+    figures = {}
+    for name, geometry in draws:
+        figures.setdefault(name, []).append(geometry)
+    assert len(figures) >= 2, figures
+    repeated = {name: g for name, g in figures.items() if any(a == b for a, b in zip(g, g[1:]))}
+    assert repeated == {}, repeated
