@@ -115,9 +115,12 @@ def main() -> int:
         short, long = (statistics.median(by_job[(name, s)]) for s in (args.steps, 3 * args.steps))
         per_step[k] = (long - short) / (2 * args.steps)
         fixed[k] = short - args.steps * per_step[k]
+        spread = [f"{min(by_job[(name, s)]):.1f}–{max(by_job[(name, s)]):.1f}" for s in (args.steps, 3 * args.steps)]
         print(f"  {name:<34} {k[0]:>2} layers{' traced' if k[1] else '':<7} {1000 * per_step[k]:6.1f} ms/step, "
-              f"{fixed[k]:.1f} s fixed (medians of {args.reps}: {short:.1f} s and {long:.1f} s)")
-    print(f"  a run that only probes its initialization: {probe_s:.1f} s (median)")
+              f"{fixed[k]:.1f} s fixed (medians of {args.reps}: {short:.1f} s and {long:.1f} s; "
+              f"{spread[0]} s and {spread[1]} s)")
+    probes = [t for (n, steps), ts in by_job.items() if steps == 0 for t in ts]
+    print(f"  a run that only probes its initialization: {probe_s:.1f} s (median; {min(probes):.1f}–{max(probes):.1f} s)")
     chapters: dict[str, float] = {}
     for name in exp.runs:
         cfg = exp.config(name)
