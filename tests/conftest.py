@@ -60,7 +60,8 @@ def pytest_collection_modifyitems(config, items):
         for tier, fixtures in TIERS.items():
             if used & fixtures:
                 item.add_marker(getattr(pytest.mark, tier))
-    # File order, which is also the order parallel workers are handed files in: first the files that need no
+    # File order, which is also the order parallel workers are handed files in (`make test` passes
+    # --no-loadscope-reorder: pytest-xdist would hand out the files with the most tests first): first those that need no
     # build (they run while the session build runs beside them), then those that drive Chromium (the longest
     # files: started early, they do not leave one worker running alone at the end), then the other builds.
     tiers_of_file: dict[Path, set[str]] = {}
