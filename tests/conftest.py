@@ -314,14 +314,19 @@ class Visit:
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(path, scheme='light'|'dark', width=None) → Visit; the page is closed after the test."""
+    """open_page(path, scheme='light'|'dark', width=None, init_script=None) → Visit; the page is closed after
+    the test. `init_script` runs in the page before any of its own scripts (to record what they do)."""
     contexts = []
 
-    def _open(path: str, scheme: str = "light", width: int | None = None, base: str | None = None) -> Visit:
+    def _open(path: str, scheme: str = "light", width: int | None = None, base: str | None = None,
+              init_script: str | None = None) -> Visit:
         kw = {"viewport": {"width": width, "height": 844}} if width else {}
         ctx = browser.new_context(color_scheme=scheme, **kw)
         contexts.append(ctx)
-        v = Visit(ctx.new_page(), base or server)
+        page = ctx.new_page()
+        if init_script:
+            page.add_init_script(init_script)
+        v = Visit(page, base or server)
         v.goto(path)
         return v
     yield _open

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import LANGS, Visit
+from conftest import LANGS
 from course.core.figures import CHART_BOXES
 from course.paths import PLOTLY_JS, PLOTLY_URI
 
@@ -135,18 +135,10 @@ Object.defineProperty(window, "Plotly", {configurable: true, set(plotly) {
 
 
 @pytest.mark.parametrize("path", ["c4/normalization/", "c4/ffn/", "c8/postln-warmup/"])
-def test_a_figure_is_drawn_again_only_to_change_it(browser, server, path):
+def test_a_figure_is_drawn_again_only_to_change_it(open_page, path):
     """The fitting loop (CW.draw) redraws a chart while its text does not fit; a redraw that draws the same
     geometry again is wasted work (as when the margin asked for lies under what the automargin reserves)."""
-    ctx = browser.new_context()
-    try:
-        page = ctx.new_page()
-        page.add_init_script(RECORD_DRAWS)
-        v = Visit(page, server)
-        v.goto(path)
-        draws = page.evaluate("() => __draws")
-    finally:
-        ctx.close()
+    draws = open_page(path, init_script=RECORD_DRAWS).page.evaluate("() => __draws")
     figures = {}
     for name, geometry in draws:
         figures.setdefault(name, []).append(geometry)
