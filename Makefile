@@ -8,10 +8,19 @@ SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 AXE    := node_modules/axe-core/axe.min.js
 
+# torch 2.13.0 comes from PyPI by default, where Linux x86_64 gets the CUDA build (several GB) unless pip is
+# set up to find a local CPU wheel first. TORCH=cpu (e.g. `make test TORCH=cpu` on a new machine) takes the
+# CPU-only build (+cpu, a few hundred MB) from PyTorch's own index, alone; its dependencies then come from PyPI
+# with the other pins.
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+PIP     := $(PY) -m pip install --quiet --disable-pip-version-check
+
 $(STAMP): requirements.txt constraints.txt pyproject.toml
-	@test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@test -x $(PY) || python3 -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: installing Debian's python3-venv"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV); }
+	$(if $(filter cpu,$(TORCH)),$(PIP) --no-deps --index-url $(TORCH_CPU_INDEX) "$$(grep -E '^torch==' requirements.txt)")
+	$(PIP) -r requirements.txt
+	$(PIP) --no-deps --no-build-isolation -e .
 	@rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)               ## .venv with the pinned packages and the project itself (editable)
@@ -42,8 +51,8 @@ $(AXE): package.json package-lock.json   ## axe-core, for the accessibility test
 test: $(STAMP) browser $(AXE)   ## the whole test suite; lists its 25 slowest tests, where time goes
 	$(PY) -m pytest -q --durations=25 -n 2 --dist loadfile --no-loadscope-reorder   # two workers, a test file each at a time (module fixtures are built once), in the order tests/conftest.py sets
 
-check: $(STAMP)                 ## the fast tier: no site build, no browser, no training, nothing beside the project
-	$(PY) -m pytest -q -m "not build and not browser and not shared and not slow"
+check: $(STAMP)                 ## the fast tier: no site build, no browser, no training
+	$(PY) -m pytest -q -m "not build and not browser and not slow"
 
 clean:
 	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js

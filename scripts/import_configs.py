@@ -1,7 +1,9 @@
 """Write data/anchor-model.json and data/frontier-models.json from the official config files.
 
-Run once when a config is added or replaced:  python scripts/import_configs.py ../shared/model-configs
-(`--out DIR` writes the two files elsewhere; the tests compare what it writes with the committed files.)
+Run when a config is added or replaced:  .venv/bin/python scripts/import_configs.py
+It reads the official files in data/model-configs/ (their sources: data/model-configs/SOURCES.md), or the
+folder given as its argument; `--out DIR` writes the two files elsewhere (the tests compare what it writes
+with the committed files). A new Hugging Face model is one more `hf(...)` entry below, naming its file.
 The official values are copied, never typed: the anchor keeps its whole config verbatim, and each
 frontier model keeps the fields the course uses, read from its file, with the file's sha256 and the
 provenance grade that the collection's SOURCES.md gives it. Facts that are no config key (the
@@ -16,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data"
+CONFIGS = OUT / "model-configs"   # the official files, copied byte for byte (SOURCES.md says from where)
 
 
 def file_record(path: Path, repository: str, repo_path: str, commit: str, grade: str, verification: str) -> dict:
@@ -212,7 +215,8 @@ def main(src: Path) -> None:
 if __name__ == "__main__":
     import argparse
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("configs", type=Path, nargs="?", default=ROOT.parent / "shared" / "model-configs")
+    ap.add_argument("configs", type=Path, nargs="?", default=CONFIGS,
+                    help="folder of the official config files (default: data/model-configs/)")
     ap.add_argument("--out", type=Path, default=OUT, help="folder to write the two files into (default: data/)")
     args = ap.parse_args()
     OUT = args.out

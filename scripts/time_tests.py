@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """How long do `make check` and `make test` take on a fresh clone on this machine? (A script, not a test.)
 
-Each repetition clones the committed HEAD into a temporary folder (with a link to ../shared beside it, as the
-checkout has), runs the one-time installs (the venv, chromium, axe-core: not timed), then times `make check`
-and `make test` there. Prints the medians and the spread, and the count of tests that passed. Run it on an idle
+Each repetition clones the committed HEAD into a temporary folder with nothing beside it (as anyone's clone
+is), runs the one-time installs (the venv, chromium, axe-core: not timed), then times `make check` and
+`make test` there. Prints the medians and the spread, and the count of tests that passed. Run it on an idle
 machine: other work stretches every figure. The working tree's uncommitted changes are not in the clone.
 
     .venv/bin/python scripts/time_tests.py [--reps 3] [--check-only]
@@ -58,8 +58,6 @@ def main() -> int:
     for rep in range(args.reps):
         with tempfile.TemporaryDirectory(prefix="time-tests-") as tmp:
             clone = Path(tmp) / "main"
-            if (ROOT.parent / "shared").exists():
-                (Path(tmp) / "shared").symlink_to(ROOT.parent / "shared")
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
             make(clone, *INSTALLS, log=logs / f"install-{rep}.log")
             checks.append(make(clone, "check", log=logs / f"check-{rep}.log"))

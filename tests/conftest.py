@@ -6,7 +6,6 @@ lands in the right one by what it needs:
     build    it needs a built site or a copy of the project it builds (`built`, `site_dir`, `project_copy`),
              or executes notebooks (`kernel`)
     browser  it drives Chromium (`browser`, `open_page`, `server`); browser tests need a build too
-    shared   it reads the files beside the project (`shared`: ../shared, the official configs)
     slow     it trains the small model (`trains`), rebuilds the registry from other results (`registry_of`)
              or recomputes it many times over (`perturbed_inputs`)
 The fast tier (`make check`) is every test marked none of these.
@@ -37,12 +36,10 @@ from course.paths import PLOTLY_URI, ROOT  # noqa: E402
 from project_copy import copy_project, fresh_copy  # noqa: E402
 
 LANGS = ["zh", "en"]
-SHARED = ROOT.parent / "shared"
 
 TIERS = {
     "browser": {"browser", "open_page", "server"},
     "build": {"built", "site_dir", "project_copy", "kernel"},
-    "shared": {"shared"},
     "slow": {"perturbed_inputs", "trains", "registry_of"},
 }
 
@@ -50,7 +47,6 @@ TIERS = {
 def pytest_configure(config):
     config.addinivalue_line("markers", "build: needs a built site or a project copy it builds")
     config.addinivalue_line("markers", "browser: drives Chromium")
-    config.addinivalue_line("markers", "shared: reads ../shared beside the project")
     config.addinivalue_line("markers", "slow: trains the small model or rebuilds the registry")
 
 
@@ -112,13 +108,6 @@ def registry_of():
         inputs.__dict__["results"] = load_results(results_dir)  # the cached property, pointed at other results
         return build_registry(units(), inputs)
     return build
-
-
-@pytest.fixture(scope="session")
-def shared() -> Path:
-    """The files beside the project: the official configs, the review, the seed lesson's checker."""
-    assert SHARED.is_dir(), f"{SHARED} is missing: these tests read the official configs and tools beside the project"
-    return SHARED
 
 
 def build_session_project(tmp_path_factory) -> tuple[Path, Path]:

@@ -9,6 +9,7 @@ import pytest
 
 from course.common.formulas import silu
 from course.common.schema import load_inputs
+from course.paths import MODEL_CONFIGS
 from lessons.c4_gating import formulas as f
 
 NS = "gating."
@@ -109,8 +110,8 @@ def test_uniform_first_token_reference_is_what_uniform_attention_measures():
 
 # ---------------------------------------------------------------- who gates the attention output
 
-def test_qwen3_next_gates_by_its_code_though_its_config_has_no_key(shared):
-    configs = shared / "model-configs"
+def test_qwen3_next_gates_by_its_code_though_its_config_has_no_key():
+    configs = MODEL_CONFIGS
     assert configs.is_dir(), f"{configs} is missing: the official configs are needed to check this fact"
     config = json.loads((configs / "Qwen__Qwen3-Next-80B-A3B-Instruct.config.json").read_text(encoding="utf-8"))
     assert "attn_output_gate" not in config
@@ -146,10 +147,10 @@ def test_every_answer_says_how_it_is_known(reg):
     assert "attn_sink" in reg[NS + "sink_logit.deepseek_v4_flash"].text["en"]
 
 
-def test_configs_hold_no_key_for_the_inferred_gates_nor_the_sinks(shared):
+def test_configs_hold_no_key_for_the_inferred_gates_nor_the_sinks():
     """The official configs of the models marked inferred, and of those whose sink logits are read from code,
     have no key that would say otherwise."""
-    configs = shared / "model-configs"
+    configs = MODEL_CONFIGS
     for name in ("openai__gpt-oss-120b", "deepseek-ai__DeepSeek-V4-Flash", "meta-llama__Llama-3.1-8B-Instruct",
                  "Qwen__Qwen3-32B", "deepseek-ai__DeepSeek-V3", "moonshotai__Kimi-K2-Instruct"):
         text = (configs / f"{name}.config.json").read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ def publish(root: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_workflow_installs_the_project_and_publishes_with_the_frozen_build():
-    assert step_running("install")["run"].strip() == "make install"
+    assert step_running("install")["run"].strip() == "make install TORCH=cpu"   # the CPU-only torch
     assert step_running("build")["run"].strip() == "make publish"
     # --no-print-directory: under `make test` this make is a sub-make, which would announce its directory
     make = subprocess.run(["make", "--no-print-directory", "-n", "publish", "STAMP=", "PY=python"], cwd=ROOT,
@@ -44,6 +44,12 @@ def test_the_workflow_installs_the_project_and_publishes_with_the_frozen_build()
     install = subprocess.run(["make", "--no-print-directory", "-n", "-B", "install"], cwd=ROOT, capture_output=True,
                              text=True).stdout
     assert "-r requirements.txt" in install and "-e ." in install  # the pins, then the project itself
+    assert "whl/cpu" not in install  # by default every package comes from PyPI (as on CI)
+    cpu = subprocess.run(["make", "--no-print-directory", "-n", "-B", "install", "TORCH=cpu"], cwd=ROOT,
+                         capture_output=True, text=True).stdout.splitlines()
+    torch_line = next(i for i, line in enumerate(cpu) if "--index-url" in line)
+    assert "--no-deps" in cpu[torch_line] and "torch==" in cpu[torch_line] and "whl/cpu" in cpu[torch_line]
+    assert torch_line < next(i for i, line in enumerate(cpu) if "-r requirements.txt" in line)  # torch first
     upload = next(s for s in steps() if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "site"
 
