@@ -1,5 +1,5 @@
 """Chinese typography in the built pages and the widgets' label tables (the common guidelines of
-../shared/STYLE.md, after sparanoid/chinese-copywriting-guidelines):
+the course's style rules, after sparanoid/chinese-copywriting-guidelines):
 
 - `halfwidth`: a half-width , : ; ( ) next to a Chinese character (「残差:x」「GELU(宽」「梯度之比(底层」);
   Chinese prose uses ，：；（）.
