@@ -1,5 +1,5 @@
-"""Chinese typography in the built pages and the widgets' label tables (the common guidelines of
-the course's style rules, after sparanoid/chinese-copywriting-guidelines):
+"""Chinese typography in the built pages and the widgets' label tables (the course's style rules, after
+the common guidelines of sparanoid/chinese-copywriting-guidelines):
 
 - `halfwidth`: a half-width , : ; ( ) next to a Chinese character (「残差:x」「GELU(宽」「梯度之比(底层」);
   Chinese prose uses ，：；（）.
