@@ -117,6 +117,8 @@ def reuse_search_entries() -> None:
 class CourseConfig(base.Config):
     project = c.Type(str, default="course.project:PROJECT")
     draft = c.Type(bool, default=False)
+    # the written chapters and their lessons (from the units) follow this page's entry in `nav`
+    chapters_after = c.Type(str, default="course-map.md")
     # set by build.py, which has just run the stages in the same process
     stages_current = c.Type(bool, default=False)
 
@@ -221,7 +223,27 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if not self.config.stages_current:
             self._refresh_stages()
         self.site = Site.load(self.project, self.pipeline.units, self.config.draft)
+        config.nav = self.site.nav(config.nav or [], self.config.chapters_after)
         return config
+
+    @event_priority(-150)  # after static-i18n's (-100) translations of the titles mkdocs.yml gives
+    def on_nav(self, nav, config, files):
+        """Title each written chapter and its pages in the page's language (the units give the titles)."""
+        from mkdocs.structure.nav import Section
+        from mkdocs.structure.pages import Page
+
+        def retitle(items) -> None:
+            for item in items:
+                page = item if isinstance(item, Page) else \
+                    next((p for p in getattr(item, "children", None) or [] if isinstance(p, Page)), None)
+                title = page and self.site.nav_title(page.file.src_uri, getattr(page.file, "locale", None),
+                                                     section=isinstance(item, Section))
+                if title:
+                    item.title = title
+                if isinstance(item, Section):
+                    retitle(item.children)
+        retitle(nav.items)
+        return nav
 
     @event_priority(-200)  # after static-i18n (-100) has rebuilt the file list for each language
     def on_files(self, files, config):

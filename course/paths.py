@@ -5,7 +5,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
-COURSE_MAP = DATA / "course-map.json"  # every chapter, lesson and topic the course names, written or planned
+COURSE_MAP = DATA / "course-map.json"  # what the course plans: chapters, lessons and topics not yet written
 MODEL_CONFIGS = DATA / "model-configs"  # the official configs scripts/import_configs.py reads
 RESULTS = DATA / "results"           # the small model's committed results (written by models/measure.py)
 DOCS = ROOT / "docs"

@@ -80,9 +80,8 @@ def site_for_tests():
     from course.core.site import Site
     from course.project import PROJECT, units
     found = units()
-    written = {ref: page for u in found.all for ref, page in u.written_refs().items()}
-    return Site(PROJECT, found, Registry(), build_references(load_course_map(PROJECT.paths.course_map), written,
-                                                             PROJECT.paths.docs))
+    return Site(PROJECT, found, Registry(), build_references(load_course_map(PROJECT.paths.course_map),
+                                                             found.written(), PROJECT.paths.docs))
 
 
 def test_page_shows_answers_only_inside_closed_blocks_labelled_in_its_language(rendered):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from course.core.references import build_references, load_course_map
+from course.core.references import LessonEntry, Written, build_references, load_course_map
 
 # "C8", "C11", 「第 2 课」, "lesson 3": a chapter or lesson named in prose
 BARE = re.compile(r"(?<![A-Za-z0-9_\-])C\d{1,2}(?![0-9A-Za-z_])|第\s*\d+\s*课|(?i:\blesson\s+\d+\b)")
@@ -121,25 +121,54 @@ def test_every_planned_entry_the_pages_defer_to_is_on_the_course_map_with_those_
 
 def test_a_planned_lesson_written_as_a_unit_turns_its_references_into_links(units):
     course_map = load_course_map(ROOT / "data" / "course-map.json")
-    written = {ref: page for u in units.all for ref, page in u.written_refs().items()}
-    lessons = [lesson.id for ch in course_map.chapters for lesson in ch.lessons]
-    # a lesson the map lists and no unit writes; once every listed lesson is written, the last one listed,
-    # taken as not yet written
-    planned = next((x for x in lessons if x not in written), lessons[-1])
-    written = {ref: page for ref, page in written.items() if ref != planned}
-    before = build_references(course_map, written, ROOT / "docs")
-    after = build_references(course_map, {**written, planned: "cx/new-lesson"}, ROOT / "docs")
-    assert not before.target(planned).written
-    assert after.target(planned).page == "cx/new-lesson"
-    topics = [t.id for ch in course_map.chapters for t in ch.topics if t.lesson == planned]
-    assert all(after.target(t).page == "cx/new-lesson" for t in topics)
+    written = units.written()
+    # a topic the map gives a lesson: once that lesson is written, the topic's references reach its page
+    topic = next((t for ch in course_map.chapters for t in ch.topics if t.lesson), None)
+    assert topic is not None, "the course map gives no topic to a lesson"
+    planned = topic.lesson
+    without = {ref: w for ref, w in written.items() if ref != planned}
+    new = Written(planned, "cx/new-lesson", {"zh": "新课", "en": "New lesson"}, {"zh": "问什么？", "en": "What?"})
+    before = course_map.model_copy(update={"chapters": [
+        ch.model_copy(update={"lessons": ch.lessons + [LessonEntry(id=planned, title=new.title, question=new.question)]})
+        if ch.id == new.chapter else ch for ch in course_map.chapters]})
+    planned_refs = build_references(before, without, ROOT / "docs")
+    written_refs = build_references(before, {**without, planned: new}, ROOT / "docs")
+    assert not planned_refs.target(planned).written
+    assert written_refs.target(planned).page == "cx/new-lesson"
+    assert written_refs.target(topic.id).page == "cx/new-lesson"
+    assert written_refs.target(planned).title["en"] == "New lesson"
 
 
-def test_an_unknown_reference_id_and_an_unlisted_unit_are_errors(units):
+def test_a_written_chapter_takes_its_planned_entry_s_place_with_its_unit_s_words(units):
     course_map = load_course_map(ROOT / "data" / "course-map.json")
-    written = {ref: page for u in units.all for ref, page in u.written_refs().items()}
+    planned = next(ch for ch in course_map.chapters if ch.title is not None and not ch.lessons and not ch.side
+                   and ch.id not in units.written())
+    chapter = Written(planned.id, f"{planned.id}/index", {"zh": "改过的标题", "en": "A title of its own"},
+                      {"zh": "问什么？", "en": "What?"})
+    lesson = Written(f"{planned.id}-1", f"{planned.id}/probe", {"zh": "探针", "en": "Probe"},
+                     {"zh": "问什么？", "en": "What?"})
+    refs = build_references(course_map, {**units.written(), chapter.ref: chapter, lesson.ref: lesson}, ROOT / "docs")
+    planned_order = [ch.id for ch in course_map.chapters]
+    assert [c.id for c in refs.map.chapters if c.id in planned_order] == planned_order  # the planned entry's place
+    merged = refs.chapter(planned.id)
+    assert merged.title.en == "A title of its own" and merged.topics == planned.topics
+    assert [x.id for x in merged.lessons] == [lesson.ref] and refs.target(lesson.ref).written
+    # a chapter the map does not plan gets its place by its number
+    unplanned = Written("c99", "c99/index", {"zh": "九十九", "en": "Ninety-nine"}, {"zh": "问？", "en": "Q?"})
+    refs = build_references(course_map, {**units.written(), "c99": unplanned}, ROOT / "docs")
+    numbered = [ch.id for ch in refs.map.chapters if not ch.side]
+    assert numbered[-1] == "c99" and numbered == sorted(numbered, key=lambda c: int(c[1:]))
+
+
+def test_an_unknown_reference_id_and_a_lesson_without_its_chapter_or_words_are_errors(units):
+    course_map = load_course_map(ROOT / "data" / "course-map.json")
+    written = units.written()
     refs = build_references(course_map, written, ROOT / "docs")
     with pytest.raises(KeyError):
         refs.target("c99")
-    with pytest.raises(ValueError, match="c99-1"):
-        build_references(course_map, {**written, "c99-1": "x/y"}, ROOT / "docs")
+    orphan = Written("c99-1", "x/y", {"zh": "探针", "en": "Probe"}, {"zh": "问？", "en": "Q?"}, "lessons.x")
+    with pytest.raises(ValueError, match="lessons.x: lesson c99-1 belongs to chapter c99"):
+        build_references(course_map, {**written, "c99-1": orphan}, ROOT / "docs")
+    wordless = Written("c99", "c99/index", where="chapters.c99")
+    with pytest.raises(ValueError, match="chapters.c99: c99 has no title"):
+        build_references(course_map, {**written, "c99": wordless}, ROOT / "docs")

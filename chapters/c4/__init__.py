@@ -16,8 +16,11 @@ UNIT = Unit(
     namespace="c4",
     kind="chapter",
     order=(4,),
-    title={"zh": "C4 一个 Transformer 块", "en": "C4 A Transformer block"},
+    title={"zh": "一个 Transformer 块", "en": "A Transformer block"},
+    question={"zh": "一个解码层里的 FFN、残差、归一化和门控各做什么，为什么是现在这个样子？",
+              "en": "What do the FFN, the residual connection, normalization and gating of one decoder layer do, and why do they look the way they do?"},
     widgets=widgets.WIDGETS,
     tables={"evolution": evolution},
     pages=("c4/index",),
+    overview={"zh": "概览与演进表", "en": "Overview and evolution table"},
 )

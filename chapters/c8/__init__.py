@@ -14,6 +14,8 @@ UNIT = Unit(
     namespace="c8",
     kind="chapter",
     order=(8,),
-    title={"zh": "C8 训练稳定性", "en": "C8 Training stability"},
+    title={"zh": "训练稳定性", "en": "Training stability"},
+    question={"zh": "训练为什么会卡住或发散，各家用哪些办法让它稳下来？",
+              "en": "Why does training stall or diverge, and what do the labs do to keep it stable?"},
     pages=("c8/index",),
 )

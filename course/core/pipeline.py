@@ -198,9 +198,8 @@ class Pipeline:
         from course.core.references import build_references, load_course_map
         inputs = self.project.load_inputs()
         paths = self.project.paths
-        written = {ref: page for u in self.units.all for ref, page in u.written_refs().items()}
         try:
-            refs = build_references(load_course_map(paths.course_map), written, paths.docs)
+            refs = build_references(load_course_map(paths.course_map), self.units.written(), paths.docs)
         except ValueError as e:
             raise InputError(f"{paths.relative(paths.course_map)}: {e}") from None
         notes = [u.validate(inputs) for u in self.units.all if u.validate]

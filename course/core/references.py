@@ -5,12 +5,15 @@
     <!-- ref:c5 -->                  a chapter
     <!-- ref:c8.qk-norm -->          a topic the course map promises to a chapter or lesson
 
-The course map (`data/course-map.json`, the `CourseMap` schema below) lists every chapter, lesson and
-topic the course names, written or planned. A written one is a unit the build discovered; its reference
-becomes a link to its page, titled in the page's language. A planned one links to its entry on the course
-map page and says it is planned; the map lists, for each, the pages that defer to it. When a planned lesson
-is written (a unit with that id), every reference to it, and to the topics it takes on, becomes a link
-to it with no edit of the pages that refer to it. An unknown id fails the build.
+The course map (`data/course-map.json`, the `CourseMap` schema below) lists what the course plans: the
+chapters, lessons and topics it names before they are written. What is written is a unit the build
+discovered, and the unit gives its title and the question it answers (`Written`); the map the build uses
+is the planned one with the written units in it (`with_written`): a written chapter or lesson takes its
+planned entry's place, or a place by its number. A written reference becomes a link to its page, titled in
+the page's language. A planned one links to its entry on the course map page and says it is planned; the
+map lists, for each, the pages that defer to it. When a planned lesson is written (a unit with that id),
+every reference to it, and to the topics it takes on, becomes a link to it with no edit of the pages that
+refer to it. An unknown id fails the build.
 """
 from __future__ import annotations
 
@@ -44,8 +47,8 @@ class LessonEntry(Strict):
 
 class ChapterEntry(Strict):
     id: str = Field(pattern=r"^[a-z0-9]+$")
-    title: Bilingual
-    question: Bilingual
+    title: Optional[Bilingual] = None     # a written chapter's come from its unit
+    question: Optional[Bilingual] = None
     side: bool = False              # a side lesson rather than a numbered chapter
     lessons: list[LessonEntry] = []
     topics: list[Topic] = []
@@ -53,6 +56,78 @@ class ChapterEntry(Strict):
 
 class CourseMap(Strict):
     chapters: list[ChapterEntry]
+
+
+@dataclass(frozen=True)
+class Written:
+    """A page a unit writes, as references name it: its id ("c4-2", "c4", "c4-3-lab"), its docs page, and
+    the title and question its unit gives (empty: the course map's planned entry gives them)."""
+    ref: str
+    page: str
+    title: dict = field(default_factory=dict)
+    question: dict = field(default_factory=dict)
+    where: str = ""                 # the unit that writes it, for messages
+
+    @property
+    def chapter(self) -> str:
+        return self.ref.split("-", 1)[0]
+
+    @property
+    def is_chapter(self) -> bool:
+        return "-" not in self.ref
+
+
+def _lesson_order(lesson_id: str) -> tuple:
+    """c4-3 before c4-3-lab before c4-4."""
+    number, _, lab = lesson_id.split("-", 1)[1].partition("-")
+    return int(number), lab
+
+
+def _chapter_order(ch: "ChapterEntry") -> tuple:
+    """Numbered chapters by their number, side chapters after them."""
+    number = ch.id[1:]
+    return (1, 0) if ch.side or not number.isdigit() else (0, int(number))
+
+
+def _words(given: dict, planned: Optional[Bilingual], what: str, w: Written) -> Bilingual:
+    if given:
+        try:
+            return Bilingual(**given)
+        except Exception:
+            raise ValueError(f"{w.where}: its {what} needs exactly the keys zh and en, got {sorted(given)}") from None
+    if planned is None:
+        raise ValueError(f"{w.where}: {w.ref} has no {what}: give its unit one (the course map plans no "
+                         f"entry {w.ref} that has one)")
+    return planned
+
+
+def with_written(course_map: CourseMap, written: dict[str, Written]) -> CourseMap:
+    """The course map with the written units in it. A written chapter or lesson takes its planned entry's
+    place, with its unit's title and question; one the map does not plan gets its place by its number. A
+    planned chapter must have a title and a question; a written lesson needs its chapter, written or planned."""
+    chapters = {c.id: c for c in course_map.chapters}
+    for w in sorted(written.values(), key=lambda w: not w.is_chapter):   # chapters first
+        if w.is_chapter:
+            planned = chapters.get(w.ref)
+            chapters[w.ref] = ChapterEntry(
+                id=w.ref, title=_words(w.title, planned and planned.title, "title", w),
+                question=_words(w.question, planned and planned.question, "question", w),
+                side=planned.side if planned else False, lessons=planned.lessons if planned else [],
+                topics=planned.topics if planned else [])
+            continue
+        ch = chapters.get(w.chapter)
+        if ch is None:
+            raise ValueError(f"{w.where}: lesson {w.ref} belongs to chapter {w.chapter}, which is neither "
+                             "written (chapters/) nor planned on the course map")
+        planned = next((x for x in ch.lessons if x.id == w.ref), None)
+        lesson = LessonEntry(id=w.ref, title=_words(w.title, planned and planned.title, "title", w),
+                             question=_words(w.question, planned and planned.question, "question", w))
+        lessons = sorted([x for x in ch.lessons if x.id != w.ref] + [lesson], key=lambda x: _lesson_order(x.id))
+        chapters[w.chapter] = ch.model_copy(update={"lessons": lessons})
+    for ch in chapters.values():
+        if ch.title is None or ch.question is None:
+            raise ValueError(f"chapter {ch.id} is planned without a title and a question")
+    return CourseMap(chapters=sorted(chapters.values(), key=_chapter_order))
 
 
 @dataclass(frozen=True)
@@ -124,6 +199,32 @@ class References:
         return text if t.written else text + PLANNED[lang]
 
 
+NAV_TEXT = {"zh": {"lesson": "第 {number} 课 {title}", "overview": "概览"},
+            "en": {"lesson": "Lesson {number} {title}", "overview": "Overview"}}
+
+
+def nav_entries(refs: References, lang: str, overview: dict[str, dict]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The written chapters as the navigation lists them, in the map's order: (the chapter's title, [(an
+    entry's title, its docs page)]), its overview page first (titled `overview[chapter]` or the course's
+    word for an overview), then its written lessons and notebooks. A notebook's page ends in ".ipynb"."""
+    out = []
+    for ch in refs.map.chapters:
+        chapter = refs.target(ch.id)
+        items = [(overview.get(ch.id, {}).get(lang) or NAV_TEXT[lang]["overview"], chapter.page + ".md")] \
+            if chapter.written else []
+        for lesson in ch.lessons:
+            t = refs.target(lesson.id)
+            if not t.written:
+                continue
+            if t.number.endswith("-lab"):
+                items.append((t.title[lang], t.page + ".ipynb"))
+            else:
+                items.append((NAV_TEXT[lang]["lesson"].format(number=t.number, title=t.title[lang]), t.page + ".md"))
+        if items:
+            out.append((refs.label(chapter, lang, None).removesuffix(PLANNED[lang]), items))
+    return out
+
+
 def map_anchor(ref: str) -> str:
     return "map-" + ref.replace(".", "-")
 
@@ -132,23 +233,22 @@ def load_course_map(path: Path) -> CourseMap:
     return load(path, CourseMap)
 
 
-def build_references(course_map: CourseMap, written: dict[str, str], docs: Path) -> References:
-    """`written`: reference id → docs page of every unit the build discovered (lessons, chapters,
-    notebooks). A written unit the map does not list is an error: the map lists the whole course."""
+def build_references(course_map: CourseMap, written: dict[str, Written], docs: Path) -> References:
+    """`course_map`: the planned course; `written`: reference id → what a unit the build discovered writes
+    there (`Units.written()`: lessons, chapters, notebooks)."""
+    course_map = with_written(course_map, written)
+    page = {ref: w.page for ref, w in written.items()}
     targets: dict[str, Target] = {}
     for ch in course_map.chapters:
-        targets[ch.id] = Target(ch.id, ch.id, "chapter", ch.title, written.get(ch.id))
+        targets[ch.id] = Target(ch.id, ch.id, "chapter", ch.title, page.get(ch.id))
         for lesson in ch.lessons:
             number = lesson.id.split("-", 1)[1]
-            targets[lesson.id] = Target(lesson.id, ch.id, "lesson", lesson.title, written.get(lesson.id), number)
+            targets[lesson.id] = Target(lesson.id, ch.id, "lesson", lesson.title, page.get(lesson.id), number)
         for topic in ch.topics:
             if topic.lesson and topic.lesson not in {x.id for x in ch.lessons}:
                 raise ValueError(f"course map: topic {topic.id} names lesson {topic.lesson}, which chapter "
                                  f"{ch.id} does not list")
             targets[topic.id] = Target(topic.id, ch.id, "topic", topic.title, None)
-    missing = sorted(set(written) - set(targets))
-    if missing:
-        raise ValueError(f"course map: units {', '.join(missing)} are written but the map does not list them")
     return References(course_map, targets, docs)
 
 
@@ -177,11 +277,29 @@ def link_html(refs: References, ref: str, anchor: Optional[str], mode: Optional[
 MAP_TEXT = {
     "zh": {"written": "已写成", "planned": "计划中", "deferred_by": "推迟到这里的页面",
            "taken_on": "由{lesson}讲", "colon": "：", "semi": "；", "open": "（", "close": "）", "comma": "、",
-           "stop": "。", "after_stop": ""},
+           "stop": "。", "after_stop": "", "dash": "——"},
     "en": {"written": "written", "planned": "planned", "deferred_by": "deferred to from",
            "taken_on": "taken on by {lesson}", "colon": ": ", "semi": "; ", "open": " (", "close": ")",
-           "comma": ", ", "stop": ".", "after_stop": " "},
+           "comma": ", ", "stop": ".", "after_stop": " ", "dash": " — "},
 }
+
+
+def contents_markdown(refs: References, lang: str, link, chapter: Optional[str] = None) -> str:
+    """A list of what is written, each linked with the question it answers: every written chapter (the
+    home page's contents), or with `chapter` that chapter's written lessons and notebooks (its overview's
+    list), in the map's order."""
+    t = MAP_TEXT[lang]
+    if chapter is None:
+        entries = [(c.id, c.question) for c in refs.map.chapters if refs.target(c.id).written]
+    else:
+        entries = [(x.id, x.question) for x in refs.chapter(chapter).lessons if refs.target(x.id).written]
+    lines = []
+    for ref, question in entries:
+        target = refs.target(ref)
+        label = html.escape(refs.label(target, lang, chapter))
+        between = t["dash"] if target.number and target.number.endswith("-lab") else t["colon"]
+        lines.append(f'- <a class="xref" href="{link(target.page)}">{label}</a>{between}{question[lang]}')
+    return "\n".join(lines) + "\n"
 
 
 def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[tuple[str, str]]], link) -> str:

@@ -16,8 +16,8 @@ from typing import Optional
 from course.core.claims import KEY, SHORTCODE_KEY, load_claims
 from course.core.errors import ShortcodeError
 from course.core.project import Project
-from course.core.references import References, build_references, load_course_map
-from course.core.registry import Registry
+from course.core.references import References, build_references, load_course_map, nav_entries
+from course.core.registry import LANGS, Registry
 from course.core.shortcodes import SHORTCODE, PageContext, expand, page_lang_of
 from course.core.units import Units
 
@@ -157,13 +157,46 @@ class Site:
         paths = project.paths
         if not paths.registry.exists():
             raise ShortcodeError(f"{paths.relative(paths.registry)} is missing: run `python build.py` first")
-        written = {ref: page for u in units.all for ref, page in u.written_refs().items()}
         try:
-            refs = build_references(load_course_map(paths.course_map), written, paths.docs)
+            refs = build_references(load_course_map(paths.course_map), units.written(), paths.docs)
         except ValueError as e:
             raise ShortcodeError(str(e)) from None
         # read on every build, so that `mkdocs serve` picks up a rebuilt registry
         return cls(project, units, Registry.read(paths.registry), refs, draft)
+
+    # ------------------------------------------------------------ navigation
+
+    def _nav(self, lang: str) -> list[tuple[str, list[tuple[str, str]]]]:
+        overview = {u.ref: u.overview for u in self.units.chapters if u.overview}
+        return nav_entries(self.refs, lang, overview)
+
+    def nav(self, nav: list, after: str) -> list:
+        """The engine's navigation setting (a list of {title: page or [entries]}) with the written chapters
+        and their lessons placed after the entry of page `after`, titled in the first language; `nav_title`
+        gives each language's titles."""
+        written = self._nav(LANGS[0])
+        pages = {page for _, items in written for _, page in items}
+
+        def leaves(item) -> list[str]:
+            value = next(iter(item.values())) if isinstance(item, dict) else item
+            return [value] if isinstance(value, str) else [p for x in value for p in leaves(x)]
+        # the entries a unit writes come from the units alone (an engine may hand the same setting back)
+        nav = [item for item in nav if not set(leaves(item)) <= pages]
+        at = next((i for i, item in enumerate(nav) if isinstance(item, dict) and after in item.values()), None)
+        if at is None:
+            raise ShortcodeError(f"the navigation has no entry for {after}, after which the chapters go")
+        chapters = [{title: [{t: page} for t, page in items]} for title, items in written]
+        return nav[: at + 1] + chapters + nav[at + 1:]
+
+    def nav_title(self, src_uri: str, locale: Optional[str] = None, section: bool = False) -> Optional[str]:
+        """A unit's page's title in the navigation, in the page's language (`section`: the title of the
+        chapter it is listed under); None for a page no unit writes."""
+        stem = re.sub(r"\.en(?=\.(md|ipynb)$)", "", src_uri)
+        for chapter, items in self._nav(page_lang_of(src_uri, locale)):
+            for title, page in items:
+                if page == stem:
+                    return chapter if section else title
+        return None
 
     # ------------------------------------------------------------ pages
 

@@ -1,12 +1,13 @@
 """Tables the core renders on any page: every registry number with its provenance (the numbers appendix),
-and the page's own lesson's reading notes (its claims, each checked by the build against the results)."""
+the page's own lesson's reading notes (its claims, each checked by the build against the results), the
+course map, and the lists of what is written (the course's chapters, a chapter's lessons), from the units."""
 from __future__ import annotations
 
 import html
 
 from course.core.claims import load_claims
 from course.core.errors import ShortcodeError
-from course.core.references import course_map_markdown
+from course.core.references import contents_markdown, course_map_markdown
 
 LABELS = {
     "zh": {"key": "键", "text": "显示", "kind": "类别", "source": "来源", "defined": "定义于",
@@ -114,4 +115,19 @@ def course_map(ctx) -> str:
     return course_map_markdown(ctx.refs, ctx.lang, ctx.deferrals, ctx.link)
 
 
-TABLES = {"numbers": numbers_appendix, "measured-notes": measured_notes, "course-map": course_map}
+def chapters(ctx) -> str:
+    """Every written chapter with the question it answers (the home page's contents)."""
+    if ctx.refs is None:
+        raise ShortcodeError("table:chapters needs the course map")
+    return contents_markdown(ctx.refs, ctx.lang, ctx.link)
+
+
+def lessons(ctx) -> str:
+    """The written lessons and notebooks of the page's chapter, each with the question it answers."""
+    if ctx.refs is None or ctx.unit is None or ctx.unit.kind != "chapter":
+        raise ShortcodeError("table:lessons is only for a chapter's overview page (a page its chapter unit owns)")
+    return contents_markdown(ctx.refs, ctx.lang, ctx.link, ctx.unit.ref)
+
+
+TABLES = {"numbers": numbers_appendix, "measured-notes": measured_notes, "course-map": course_map,
+          "chapters": chapters, "lessons": lessons}

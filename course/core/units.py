@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
+from course.core.references import Written
 from course.core.registry import LANGS, Registry, Scope
 
 
@@ -62,7 +63,11 @@ class Unit:
     namespace: str                  # registry prefix: "" for the course, the chapter's or lesson's name otherwise
     kind: Literal["course", "chapter", "lesson"] = "lesson"
     order: tuple = ()               # (chapter number,) or (chapter number, lesson number): listing and build order
+    # a chapter's or lesson's title and the question it answers, in each language: the course map, the
+    # navigation, the home page's contents and the chapter's lesson list name it by these
+    # ("归一化"; the navigation adds "第 3 课", a reference the chapter: references.py)
     title: dict[str, str] = field(default_factory=dict)
+    question: dict[str, str] = field(default_factory=dict)
     numbers: Optional[Callable[[Scope, Any], None]] = None   # adds its numbers, given the chapter's context
     validate: Optional[Callable[[Any], str]] = None         # checks its data, given the inputs; a one-line summary
     widgets: tuple[Widget, ...] = ()
@@ -71,6 +76,10 @@ class Unit:
     claims: Optional[Path] = None   # its reading notes, checked against the registry by the build
     pages: tuple[str, ...] = ()     # docs paths without suffix: "c4/normalization" (zh .md, en .en.md)
     notebooks: tuple[str, ...] = ()  # docs paths without suffix: "c4/normalization-lab" (.ipynb, .en.ipynb)
+    notebook_title: dict[str, str] = field(default_factory=dict)     # its first notebook's, as `title`
+    notebook_question: dict[str, str] = field(default_factory=dict)
+    overview: dict[str, str] = field(default_factory=dict)  # a chapter's overview page in the navigation, if
+                                                            # not the course's word for an overview
     module: str = ""                # the module that defines it (set by discover)
 
     @property
@@ -89,12 +98,14 @@ class Unit:
     def chapter_ref(self) -> Optional[str]:
         return None if self.kind == "course" else f"c{self.order[0]}"
 
-    def written_refs(self) -> dict[str, str]:
-        """Reference id → docs page for what this unit writes: its page, and its notebook as REF-lab."""
+    def written(self) -> list[Written]:
+        """What this unit writes, as references name it: its page, and its notebook as REF-lab."""
         if self.ref is None:
-            return {}
-        out = {self.ref: self.pages[0]} if self.pages else {}
-        out.update({f"{self.ref}-lab": nb for nb in self.notebooks[:1]})
+            return []
+        where = f"{self.module or self.id} (UNIT)"
+        out = [Written(self.ref, self.pages[0], self.title, self.question, where)] if self.pages else []
+        out += [Written(f"{self.ref}-lab", nb, self.notebook_title, self.notebook_question, where)
+                for nb in self.notebooks[:1]]
         return out
 
     def js(self, widget: Widget) -> Path:
@@ -139,6 +150,10 @@ class Units:
             if stem in u.pages or stem in u.notebooks:
                 return u
         return None
+
+    def written(self) -> dict[str, Written]:
+        """Reference id → what a unit writes there (its page, title and question), for every unit."""
+        return {w.ref: w for u in self.all for w in u.written()}
 
     def widget(self, name: str) -> tuple[Unit, Widget]:
         for u in self.all:

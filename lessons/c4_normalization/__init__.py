@@ -29,7 +29,9 @@ UNIT = Unit(
     folder=HERE,
     namespace="normalization",
     order=(4, 3),
-    title={"zh": "第 3 课 归一化", "en": "Lesson 3 Normalization"},
+    title={"zh": "归一化", "en": "Normalization"},
+    question={"zh": "残差流越加越大，怎样让每个子层读到同一量级的输入？",
+              "en": "The residual stream keeps growing: how does every sublayer get an input of the same scale?"},
     numbers=numbers.add_numbers,
     validate=validate,
     widgets=widgets.WIDGETS,
@@ -37,4 +39,7 @@ UNIT = Unit(
     claims=HERE / "claims.json",
     pages=("c4/normalization",),
     notebooks=("c4/normalization-lab",),
+    notebook_title={"zh": "动手实验：归一化", "en": "Hands-on: normalization"},
+    notebook_question={"zh": "先预测，再运行，再核对：归一化的几条结论亲手验证一遍。",
+                       "en": "Predict, run, check: the normalization lesson's claims, tried by hand."},
 )
