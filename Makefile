@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-12)
 SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: install serve site publish test check refresh browser clean
+.PHONY: install serve site publish test check refresh browser clean new-lesson
 
 AXE    := node_modules/axe-core/axe.min.js
 
@@ -53,6 +53,11 @@ test: $(STAMP) browser $(AXE)   ## the whole test suite; lists its 25 slowest te
 
 check: $(STAMP)                 ## the fast tier: no site build, no browser, no training
 	$(PY) -m pytest -q -m "not build and not browser and not slow"
+
+# e.g. make new-lesson ID=c9-1 SLUG=probe [NS=probe] [TITLE_ZH=… TITLE_EN=…] (scripts/new_lesson.py says what it writes)
+new-lesson: $(STAMP)            ## a new lesson in both languages, and its chapter when the chapter is new
+	$(PY) scripts/new_lesson.py "$(ID)" "$(SLUG)" $(if $(NS),--namespace "$(NS)") \
+	  $(if $(TITLE_ZH),--title-zh "$(TITLE_ZH)") $(if $(TITLE_EN),--title-en "$(TITLE_EN)")
 
 clean:
 	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js
