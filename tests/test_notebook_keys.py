@@ -1,7 +1,8 @@
 """The notebooks stage re-executes a notebook only when something it read changed: a registry key it looked
 up, a project file it opened (data or the code it imports), a folder it listed, or its own source. Two
 small probe notebooks in a copy of the project's code, each reading its own key; and the lesson's real
-notebook, which an edit to the anchor model's config does not touch."""
+notebook, which an edit to the anchor model's config does not touch, and which reads no other lesson's code,
+so that an edit of another lesson, or a new folder beside the lessons, re-executes nothing."""
 import json
 import re
 import shutil
@@ -130,3 +131,41 @@ def test_an_edit_the_lessons_notebook_does_not_read_leaves_it_executed(project_c
     assert "anchor.ffn_width: 17,408 → 16,384" in r.stdout
     line = next(l for l in r.stdout.splitlines() if l.startswith("notebooks"))
     assert "cached" in line, r.stdout
+
+
+def test_a_lab_reads_no_other_lesson_and_an_edit_there_executes_no_notebook(built_paths, units, project_copy):
+    """Each lab reads its own lesson's code and what the course shares (course.core.units.named_units), not
+    every unit's, as discovery would: so neither a new folder in a package of units nor an edit of another
+    lesson's code re-executes it."""
+    from course.core.notebooks import executed_path, name, reads_path, sources
+    from course.project import PROJECT
+    rel = lambda p: p.relative_to(ROOT).as_posix()  # noqa: E731
+    # the packages discovery walks for units (each subpackage a unit), as folders: lessons, chapters
+    walked = [e.replace(".", "/") for e in PROJECT.unit_packages if not any(u.module == e for u in units.all)]
+    notebooks = sources(built_paths)
+    assert notebooks and walked, "no notebook, or no package of units, to check"
+    owners = {src: units.owner_of_page(name(built_paths, src)) for src in notebooks}
+    for src, owner in owners.items():
+        others = [rel(u.folder) for u in units.lessons if u is not owner]
+        assert owner is not None and others, f"{src.name}: no lesson owns it, or no other lesson to read"
+        reads = json.loads(reads_path(built_paths, src).read_text(encoding="utf-8"))["reads"]
+        assert any(f.startswith(rel(owner.folder) + "/") for f in reads["files"]), "the record holds no read"
+        assert [f for f in reads["files"] if any(f.startswith(o + "/") for o in others)] == [], \
+            f"{src.name} read other lessons' code"
+        assert [d for d in reads["dirs"] if d in walked or any(d == o or d.startswith(o + "/") for o in others)] \
+            == [], f"{src.name} listed the units' folders"
+
+    root = project_copy()
+    before = {src: executed_path(built_paths, src).read_bytes() for src in notebooks}
+    new = root / walked[-1] / "added_by_a_test"                      # a new folder beside the lessons
+    new.mkdir()
+    (new / "notes.md").write_text("a lesson in the making\n", encoding="utf-8")
+    other = next(u for u in units.lessons if u not in owners.values())
+    code = root / rel(other.folder) / "__init__.py"                 # another lesson's code: its syntax tree
+    code.write_text(code.read_text(encoding="utf-8") + "\n\ndef added_by_a_test():\n    return 1\n", encoding="utf-8")
+    r = run_build(root, "--no-site", *SESSION_BUILD)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"^numbers\s+ran", r.stdout, re.M), "the edit changed none of the build's code"
+    assert "    execute  " not in r.stdout, r.stdout
+    for src in notebooks:
+        assert (root / executed_path(built_paths, src).relative_to(built_paths.root)).read_bytes() == before[src]

@@ -157,12 +157,31 @@ def kernel_env(answer_key: bool, **extra: str) -> dict:
     return {**env, **({ANSWER_KEY_ENV: "1"} if answer_key else {}), **extra}
 
 
+def coalesce_streams(cell, **_) -> None:
+    """Merge each run of consecutive stream outputs of one name (stdout, stderr) in a code cell into one.
+    The kernel sends what a cell prints whenever its buffer is flushed (a timer, every fraction of a second),
+    so the same prints come back as one output or as several by how the run was timed; merged, every run of
+    a notebook gives the same outputs, and so the same page. Outputs of other kinds (a figure, an error) keep
+    their place between the prints (nbclient's own `coalesce_streams` would move every print of a cell
+    together)."""
+    merged = []
+    for out in cell.get("outputs", []):
+        last = merged[-1] if merged else None
+        if last is not None and out.output_type == last.output_type == "stream" and out.name == last.name:
+            last.text += out.text
+        else:
+            merged.append(out)
+    if cell.get("outputs"):
+        cell.outputs = merged
+
+
 def client(nb, folder: Path, timeout_s: int, *kernel_args: str):
-    """A client that runs `nb` (an nbformat node, changed in place: outputs and per-cell timings) in a fresh
-    kernel whose working directory is `folder`, as the build does."""
+    """A client that runs `nb` (an nbformat node, changed in place: outputs, their consecutive prints
+    merged, and per-cell timings) in a fresh kernel whose working directory is `folder`, as the build does."""
     from nbclient import NotebookClient
     # the kernel listens on loopback only; its start-up notice about that is not news
     return NotebookClient(nb, kernel_name="python3", timeout=timeout_s, record_timing=True,
+                          on_cell_executed=coalesce_streams,
                           extra_arguments=["--IPKernelApp.log_level=ERROR", *kernel_args],
                           resources={"metadata": {"path": str(folder)}})
 

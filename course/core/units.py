@@ -169,6 +169,22 @@ class Units:
         return [(u, f) for u in self.all for f in u.figures]
 
 
+def unit_in(module_name: str) -> Unit:
+    """The unit one module defines (its UNIT), imported alone: no other unit's code is imported or read."""
+    module = importlib.import_module(module_name)
+    unit = getattr(module, "UNIT", None)
+    if not isinstance(unit, Unit):
+        raise RuntimeError(f"{module_name} (its __init__.py) defines no UNIT = Unit(...)")
+    return dataclasses.replace(unit, module=module.__name__)
+
+
+def named_units(modules: tuple[str, ...]) -> Units:
+    """The units the named modules define, and no others: for code that knows which units it quotes (a lesson's
+    lab, the course's and its own widgets). Discovery (`discover`) imports every unit of the project, so a
+    notebook that used it would read, and be re-executed for, every lesson's code."""
+    return Units(tuple(unit_in(m) for m in modules))
+
+
 def _units_in(entry: str) -> list[Unit]:
     """The unit a module defines, or the units of every subpackage of a package (each its own UNIT)."""
     module = importlib.import_module(entry)
@@ -179,11 +195,7 @@ def _units_in(entry: str) -> list[Unit]:
     found = []
     for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda i: i.name):
         if info.ispkg:
-            sub = importlib.import_module(f"{entry}.{info.name}")
-            unit = getattr(sub, "UNIT", None)
-            if not isinstance(unit, Unit):
-                raise RuntimeError(f"{entry}.{info.name} (its __init__.py) defines no UNIT = Unit(...)")
-            found.append(dataclasses.replace(unit, module=sub.__name__))
+            found.append(unit_in(f"{entry}.{info.name}"))
     return found
 
 

@@ -49,11 +49,17 @@ def table(header: list[str], rows: list[list[str]]) -> None:
         print(line(r))
 
 
+# the units whose widgets the notebook quotes: the course's (the residual-stream simulator) and this lesson's.
+# Named, not discovered: discovering the units imports every lesson, and the build re-executes a notebook
+# when any code it read changes (course/core/notebooks.py), so an edit of another lesson would rerun it.
+WIDGET_UNITS = ("course.common", __package__)
+
+
 def widget_label(widget: str, key: str, lang: str, **fill) -> str:
     """A label from a widget's label table, so the notebook names a read-out exactly as the widget does."""
-    from course.project import units as discover
+    from course.core.units import named_units
     from course.core.widgets import label
-    _, w = discover().widget(widget)
+    _, w = named_units(WIDGET_UNITS).widget(widget)
     return label(w, key, lang).format(**fill)
 
 
