@@ -76,6 +76,8 @@ def test_a_new_lesson_in_a_planned_chapter_builds_strict_and_keeps_the_lesson_ru
 
     r = run_build(root, "--frozen")   # mkdocs.yml is strict
     assert r.returncode == 0, r.stdout + r.stderr
+    executed = [line for line in r.stdout.splitlines() if line.strip().startswith("execute ")]
+    assert not executed, f"a new lesson re-executed another lesson's notebook: {executed}"
     site = root / "site"
     import json
     course_map = json.loads((root / "data" / "course-map.json").read_text(encoding="utf-8"))
