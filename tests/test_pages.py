@@ -125,10 +125,13 @@ def test_strict_build_has_no_warnings(built):
     assert "site " in log and "WARNING" not in log, log
 
 
-def test_both_languages_built(site_dir):
-    for page in ["index.html", "c4/index.html", "appendix/numbers/index.html", "appendix/references/index.html"]:
+def test_both_languages_built(site_dir, units):
+    """The home page, the appendix and every page of every unit (each chapter's overview, each lesson)."""
+    from conftest import page_url
+    stems = ["index", "appendix/numbers", "appendix/references"] + [s for u in units.all for s in u.pages]
+    for page in [page_url(stem) + "index.html" for stem in stems]:
         zh, en = site_dir / page, site_dir / "en" / page
-        assert zh.exists() and en.exists()
+        assert zh.exists() and en.exists(), page
         assert '<html lang="zh"' in zh.read_text(encoding="utf-8")
         assert '<html lang="en"' in en.read_text(encoding="utf-8")
 
