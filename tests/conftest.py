@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -326,3 +327,18 @@ def open_page(browser, server):
 def lesson_path(unit, lang: str) -> str:
     """The URL path of a lesson's first page in a language ("c4/normalization/", "en/c4/normalization/")."""
     return ("en/" if lang == "en" else "") + unit.pages[0] + "/"
+
+
+def page_url(stem: str, lang: str = "zh") -> str:
+    """The URL path of a docs page ("c4/index" → "c4/", "c4/ffn" → "en/c4/ffn/" in English)."""
+    return ("en/" if lang == "en" else "") + (stem.removesuffix("index").rstrip("/") + "/").lstrip("/")
+
+
+PLACED = re.compile(r"<!--\s*(widget|figure|n):([\w.\-]+)(?:\s+\w+)?\s*-->")
+
+
+def placed(stem: str, kind: str, lang: str = "zh") -> list[str]:
+    """What a docs page's Markdown places, in order: its widgets, figures or numbers (`kind` "widget", "figure",
+    "n"), so that a test expects on a built page what its source asks for, and nothing where it asks for none."""
+    path = ROOT / "docs" / (stem + (".en.md" if lang == "en" else ".md"))
+    return [name for k, name in PLACED.findall(path.read_text(encoding="utf-8")) if k == kind]

@@ -2,7 +2,7 @@
 only where a figure or a charting widget draws; the home page and the appendix load neither."""
 import re
 
-from conftest import LANGS
+from conftest import LANGS, page_url
 from course.paths import PLOTLY_URI
 
 SCRIPT = re.compile(r'<script src="([^"]+)"')
@@ -13,26 +13,32 @@ def scripts(site_dir, path: str) -> list[str]:
     return SCRIPT.findall(html)
 
 
-def test_pages_without_figures_or_widgets_load_no_plotly(site_dir):
+def test_the_home_page_and_the_appendix_load_no_plotly_and_no_widget(site_dir):
     for lang in LANGS:
         prefix = "en/" if lang == "en" else ""
-        for page in ("", "appendix/numbers/", "appendix/references/", "c4/"):
+        for page in ("", "appendix/numbers/", "appendix/references/"):
             found = scripts(site_dir, prefix + page)
             assert not any("plotly" in s for s in found), f"{prefix + page} loads plotly.js: {found}"
             assert not any("/units/" in s for s in found), f"{prefix + page} loads widget modules: {found}"
 
 
-def test_a_lesson_page_loads_exactly_its_widgets_and_plotly(site_dir, units):
-    for lesson in units.lessons:
-        for lang in LANGS:
-            path = ("en/" if lang == "en" else "") + lesson.pages[0] + "/"
-            html = (site_dir / path / "index.html").read_text(encoding="utf-8")
-            used = set(re.findall(r'data-widget="([\w\-]+)"', html))
-            loaded = {s.rsplit("/", 1)[-1] for s in scripts(site_dir, path) if "/units/" in s}
-            assert loaded == {units.widget(n)[1].script for n in used}, path
-            needs_plotly = 'class="plotly-figure"' in html or any(units.widget(n)[1].plotly for n in used)
-            assert any("plotly" in s for s in scripts(site_dir, path)) == needs_plotly, path
-            assert html.count(PLOTLY_URI.rsplit("/", 1)[-1]) <= 1, path
+def test_every_page_loads_exactly_its_widgets_and_plotly_only_if_it_draws(site_dir, units):
+    """Every page of the built site (a chapter's overview, a lesson, a lab, the home page, the appendix): it
+    loads the module of each widget it shows and no other, and plotly.js only when it holds a figure or a
+    widget that draws with it."""
+    pages = sorted(p.parent.relative_to(site_dir).as_posix() for p in site_dir.rglob("index.html")
+                   if p.parent.relative_to(site_dir).parts[:1] not in (("search",), ("assets",)))
+    built = {("" if p == "." else p + "/") for p in pages}
+    unit_pages = {page_url(stem, lang) for u in units.all for stem in u.pages for lang in LANGS}
+    assert unit_pages <= built, f"the units' pages are not all built: {sorted(unit_pages - built)}"
+    for path in sorted(built):
+        html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+        used = set(re.findall(r'data-widget="([\w\-]+)"', html))
+        loaded = {s.rsplit("/", 1)[-1] for s in scripts(site_dir, path) if "/units/" in s}
+        assert loaded == {units.widget(n)[1].script for n in used}, (path, loaded, used)
+        needs_plotly = 'class="plotly-figure"' in html or any(units.widget(n)[1].plotly for n in used)
+        assert any("plotly" in s for s in scripts(site_dir, path)) == needs_plotly, path
+        assert html.count(PLOTLY_URI.rsplit("/", 1)[-1]) <= 1, path
 
 
 def test_every_script_a_page_names_exists(site_dir):

@@ -3,7 +3,7 @@ widget, and no axis title of a chart lies on a plot area or on another title. (T
 the vendored plotly.js bundle is checked where every chart is drawn anyway: tests/test_chart_layout.py.)"""
 import pytest
 
-from conftest import LANGS, lesson_path
+from conftest import LANGS, lesson_path, page_url, placed
 
 PHONE = 390
 
@@ -40,12 +40,16 @@ OVERLAPS = """root => {
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_widget_fits_a_phone_width_screen(open_page, units, lang):
+    """Every lesson page that places a widget (a lesson without widgets has none to fit)."""
     problems = []
-    for unit in units.lessons:
+    with_widgets = [u for u in units.lessons if placed(u.pages[0], "widget", lang)]
+    assert with_widgets, "no lesson page places a widget: nothing to fit (this test is about widgets)"
+    for unit in with_widgets:
         v = open_page(lesson_path(unit, lang), width=PHONE)
         page = v.page
         roots = page.locator("[data-widget]")
-        assert roots.count() > 0
+        assert roots.count() == len(placed(unit.pages[0], "widget", lang)), \
+            f"{lesson_path(unit, lang)}: {roots.count()} widgets drawn for {placed(unit.pages[0], 'widget', lang)}"
         for i in range(roots.count()):
             w = roots.nth(i)
             name = f'{lesson_path(unit, lang)} {w.get_attribute("data-widget")} {w.get_attribute("data-mode") or ""}'
@@ -67,10 +71,13 @@ def test_every_widget_fits_a_phone_width_screen(open_page, units, lang):
     assert problems == [], "\n".join(problems)
 
 
-def test_the_ready_wait_waits_for_a_chart_being_drawn(open_page):
+def test_the_ready_wait_waits_for_a_chart_being_drawn(open_page, units):
     """Visit.settle, which the browser tests wait on instead of a pause, sees a draw under way: CW.draw counts
-    as busy until its last fitting pass is done, and a draw that never ends keeps the page from settling."""
-    v = open_page("c4/normalization/")
+    as busy until its last fitting pass is done, and a draw that never ends keeps the page from settling.
+    On the first page that places a figure."""
+    stem = next((p for u in units.all for p in u.pages if placed(p, "figure")), None)
+    assert stem, "no page places a figure (<!-- figure:NAME -->) to draw"
+    v = open_page(page_url(stem))
     busy_then_idle = v.page.evaluate("""() => {
         const gd = document.querySelector('.plotly-figure');
         const drawn = CW.draw(gd, gd.data, gd.layout, {displayModeBar: false});

@@ -49,10 +49,13 @@ def test_the_site_unwraps_block_markup_from_paragraphs_and_nothing_else():
                    '<p><svg class="icon"></svg> text after an inline icon</p>')
 
 
-def test_every_page_and_figure_parses_as_html5_without_errors(site_dir, built_paths):
+def test_every_page_and_figure_parses_as_html5_without_errors(site_dir, built_paths, units):
     FIGURES = built_paths.figures
     pages = sorted(site_dir.rglob("*.html")) + sorted(FIGURES.glob("*.html"))
-    assert any("c4" in p.parts for p in pages) and any(p.parent == FIGURES for p in pages)
+    unit_pages = [site_dir / stem.removesuffix("index") / "index.html" for u in units.all for stem in u.pages]
+    assert set(unit_pages) <= set(pages), f"unit pages not built: {sorted(set(unit_pages) - set(pages))}"
+    figures = [FIGURES / f"{f.name}.{lang}.html" for _, f in units.figures() for lang in ("zh", "en")]
+    assert set(figures) <= set(pages), f"standalone figures not built: {sorted(set(figures) - set(pages))}"
     problems = []
     for page in pages:
         problems += [f"{page.name if page.parent == FIGURES else page.relative_to(site_dir)}: {e}"

@@ -78,7 +78,8 @@ def prose_sources() -> list[Path]:
     the lessons' reading notes and the widgets' label tables."""
     return (sorted(ROOT.glob("docs/**/*.md")) + sorted(ROOT.glob("docs/**/*.ipynb"))
             + [ROOT / "data" / "evolution.json"] + sorted(ROOT.glob("lessons/*/claims.json"))
-            + sorted(ROOT.glob("lessons/*/js/*.labels.json")) + sorted(ROOT.glob("course/common/js/*.labels.json")))
+            + sorted(ROOT.glob("lessons/*/js/*.labels.json")) + sorted(ROOT.glob("course/common/js/*.labels.json"))
+            + sorted(ROOT.glob("chapters/*/js/*.labels.json")))
 
 
 def prose_text(path: Path) -> str:
@@ -100,10 +101,11 @@ def prose_text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def test_no_registry_number_typed_into_a_page(registry):
-    forms = registry_forms(registry)
+def test_no_registry_number_typed_into_a_page(reg):
+    """From the sources and the registry computed in-process: no build needed (`make check`)."""
+    forms = registry_forms(reg)
     hits = [f"{path.relative_to(ROOT)}: {h}" for path in prose_sources()
-            for h in typed_numbers_in(prose_text(path), registry, forms)]
+            for h in typed_numbers_in(prose_text(path), reg, forms)]
     assert hits == [], "numbers typed by hand (use <!-- n:KEY -->):\n" + "\n".join(hits)
 
 
@@ -125,10 +127,13 @@ def test_strict_build_has_no_warnings(built):
     assert "site " in log and "WARNING" not in log, log
 
 
-def test_both_languages_built(site_dir):
-    for page in ["index.html", "c4/index.html", "appendix/numbers/index.html", "appendix/references/index.html"]:
+def test_both_languages_built(site_dir, units):
+    """The home page, the appendix and every page of every unit (each chapter's overview, each lesson)."""
+    from conftest import page_url
+    stems = ["index", "appendix/numbers", "appendix/references"] + [s for u in units.all for s in u.pages]
+    for page in [page_url(stem) + "index.html" for stem in stems]:
         zh, en = site_dir / page, site_dir / "en" / page
-        assert zh.exists() and en.exists()
+        assert zh.exists() and en.exists(), page
         assert '<html lang="zh"' in zh.read_text(encoding="utf-8")
         assert '<html lang="en"' in en.read_text(encoding="utf-8")
 

@@ -1,15 +1,22 @@
-"""The built site in headless Chromium: numbers with provenance, language switch, palettes, no other hosts."""
+"""The built site in headless Chromium: numbers with provenance, language switch, palettes, no other hosts.
+The pages: the home page, the first chapter's overview (whichever chapter the units put first) and the
+numbers appendix."""
 import pytest
 
-PAGES = ["", "c4/", "appendix/numbers/"]
+from conftest import page_url, placed
+from course.project import units as discover
+
+CHAPTER = discover().chapters[0].pages[0]   # "c4/index" while C4 is the first chapter
+PAGES = ["index", CHAPTER, "appendix/numbers"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("path", PAGES)
-def test_pages_load_clean_with_provenance(open_page, lang, path):
-    v = open_page(("en/" if lang == "en" else "") + path)
+@pytest.mark.parametrize("stem", PAGES)
+def test_pages_load_clean_with_provenance(open_page, lang, stem):
+    """A page whose Markdown names numbers shows them with their provenance on hover."""
+    v = open_page(page_url(stem, lang))
     nums = v.page.locator(".reg-num")
-    if path != "appendix/numbers/":
+    if placed(stem, "n", lang):
         assert nums.count() > 0
         nums.first.hover()
         tip = v.page.locator(".md-tooltip2--active").first
@@ -20,31 +27,35 @@ def test_pages_load_clean_with_provenance(open_page, lang, path):
 
 
 def test_number_shows_provenance_on_focus(open_page, registry):
-    v = open_page("en/c4/")
-    num = v.page.locator('.reg-num[data-key="anchor.ffn_share"]').first
+    """The first number the English home page names."""
+    named = placed("index", "n", "en")
+    assert named, "docs/index.en.md names no number (<!-- n:KEY -->)"
+    key = named[0]
+    v = open_page("en/")
+    num = v.page.locator(f'.reg-num[data-key="{key}"]').first
     num.focus()
     assert num.evaluate("e => document.activeElement === e")
     tip = v.page.locator(".md-tooltip2--active").first
     tip.wait_for()
     # the tooltip and the accessible name both carry the registry's own account of the number
-    formula = registry["anchor.ffn_share"].provenance.describe("en")
+    formula = registry[key].provenance.describe("en")
     assert formula in tip.inner_text()
     assert formula in num.get_attribute("aria-label")
     v.check_clean()
 
 
 def test_language_switcher_lands_on_same_page(open_page):
-    v = open_page("c4/")
+    v = open_page(page_url(CHAPTER))
     v.page.locator(".md-select").first.hover()
     v.page.locator('a[hreflang="en"]').first.click()
     v.page.wait_for_load_state("networkidle")
-    assert v.page.url.rstrip("/").endswith("/en/c4")
+    assert v.page.url.rstrip("/").endswith("/" + page_url(CHAPTER, "en").rstrip("/"))
     v.check_clean()
 
 
 @pytest.mark.parametrize("scheme,expected", [("light", "default"), ("dark", "slate")])
 def test_palette_follows_reader(open_page, scheme, expected):
-    v = open_page("c4/", scheme=scheme)
+    v = open_page(page_url(CHAPTER), scheme=scheme)
     assert v.page.locator("body").get_attribute("data-md-color-scheme") == expected
     v.check_clean()
 
@@ -57,7 +68,7 @@ def subpath_server(site_dir):
         yield base
 
 
-@pytest.mark.parametrize("path", ["", "en/", "c4/", "en/c4/", "en/appendix/numbers/"])
+@pytest.mark.parametrize("path", ["", "en/", page_url(CHAPTER), page_url(CHAPTER, "en"), "en/appendix/numbers/"])
 def test_site_works_under_a_sub_path(browser, subpath_server, path):
     from conftest import Visit
     ctx = browser.new_context()

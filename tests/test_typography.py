@@ -1,13 +1,16 @@
-"""Chinese typography (course/core/typography.py): the checker itself, the mechanical pass, and every built
-Chinese page, tooltip, alt text and widget label table held to it (`python scripts/check_typography.py
---show 5` prints what the page test would see)."""
+"""Chinese typography (course/core/typography.py): the checker itself, the mechanical pass, and the course
+held to it. From the sources, in the fast tier (`make check`): every Chinese Markdown page and notebook's
+prose, the Chinese strings of the data the pages show, the units' titles, the widget label tables, the
+templates and the registry's tooltips. From the built site (build tier): what only the build makes, every
+Chinese page as rendered, its navigation, tooltips, tables and alt texts, the 404 page and the footer
+(`python scripts/check_typography.py --show 5` prints what that test would see)."""
 import json
 import re
 
 import pytest
 
 from course.paths import DOCS, ROOT
-from course.core.typography import HIDDEN, check_html, check_labels, check_text, fullwidth
+from course.core.typography import HIDDEN, check_html, check_labels, check_text, fullwidth, masked_like
 
 # ---------------------------------------------------------------- the checker
 
@@ -83,14 +86,97 @@ def test_fullwidth_converts_prose_and_leaves_code_math_and_links(before, after):
     assert check_text(re.sub(r"<!--.*?-->|`[^`]*`|\$[^$]*\$|\]\([^)]*\)", HIDDEN, after)) == []
 
 
-# ---------------------------------------------------------------- the files the pass has been run on
+# ---------------------------------------------------------------- the sources (fast tier: no build)
 
-def test_my_markdown_sources_are_clean():
-    for name in ["index.md", "c4/index.md", "course-map.md", "appendix/numbers.md", "appendix/references.md"]:
-        text = (DOCS / name).read_text(encoding="utf-8")
-        assert fullwidth(text) == text, f"docs/{name}: the mechanical pass would still change it"
-        prose = re.sub(r"<!--.*?-->|`[^`]*`|\]\([^)]*\)", HIDDEN, text)
-        assert check_text(prose) == [], (name, check_text(prose))
+FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.S | re.M)
+MASKED = "\ue000"   # what masked_like puts for code, math, shortcodes, tags and link targets
+FIX = ("write ，：；（） beside Chinese, a space between a Chinese character and a Latin letter or digit, and no "
+       "space beside a full-width mark (course/core/typography.py; fullwidth() makes the mechanical changes)")
+
+
+def markdown_prose(text: str) -> list[tuple[int, str]]:
+    """The prose of a Markdown page as (line, text) runs, as a reader sees it: code, math, shortcodes, tags and
+    link targets stand in as one hidden mark; a heading's {#id}, the list, quote and admonition markers and
+    the bold markers go; a table row is one run a cell (its pipes are Markdown, not prose)."""
+    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    runs = []
+    for n, line in enumerate(masked_like(text).split("\n"), 1):
+        line = re.sub(f"{MASKED}+", HIDDEN, line)
+        line = re.sub(r"\s*\{[#.:][^}]*\}\s*$", "", line)
+        line = re.sub(r"^\s*(?:[-*+]|\d+\.|>|#{1,6}|!!!|\?\?\?\+?)\s+", "", line)
+        line = line.replace("**", "").replace("[", "")
+        if line.lstrip().startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(re.fullmatch(r":?-+:?", c) for c in cells if c):
+                runs += [(n, c) for c in cells if c]
+        elif line.strip():
+            runs.append((n, line.strip()))
+    return runs
+
+
+def markdown_findings(text: str, name: str) -> list[str]:
+    return [f"{name} line {n}: {f}" for n, run in markdown_prose(text) for f in check_text(run)]
+
+
+def test_the_markdown_reader_sees_prose_and_leaves_markdown_out():
+    page = ("# 标题\n\n## 问题 {#question}\n\n残差:x 有64层，<!-- n:a.b --> 个。\n\n| 符号 | 含义 |\n|---|---|\n"
+            "| $d$ | 宽度(按 config) |\n\n**先给答案。** 假如 `a:b` 与 $f(x),g$ 见[数字](a.md)一页\n\n```\n残差:x\n```\n")
+    found = [(n, f.kind, f.mark) for n, run in markdown_prose(page) for f in check_text(run)]
+    assert found == [(5, "halfwidth", ":"), (5, "spacing", "有6"), (5, "spacing", "4层"), (9, "halfwidth", "("),
+                     (11, "space", " ")]
+
+
+def chinese_sources() -> list:
+    """Every Chinese page of docs/ (Markdown, and the Markdown cells of a notebook)."""
+    return sorted(p for p in list(DOCS.rglob("*.md")) + list(DOCS.rglob("*.ipynb"))
+                  if not p.name.endswith((".en.md", ".en.ipynb")))
+
+
+def test_every_chinese_markdown_page_is_clean():
+    """Every Chinese page under docs/, a lesson's included: what the built-page check below would find in its
+    prose, found in the Markdown (the navigation, tooltips and tables the build adds are checked there)."""
+    from course.project import units
+    pages = chinese_sources()
+    missing = [f"docs/{stem}.md" for u in units().all for stem in u.pages if DOCS / f"{stem}.md" not in pages]
+    assert missing == [], f"pages the units name are missing: {missing}"
+    problems = []
+    for path in pages:
+        name = path.relative_to(ROOT).as_posix()
+        if path.suffix == ".ipynb":
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            for i, c in enumerate(cells):
+                if c["cell_type"] == "markdown":
+                    problems += markdown_findings("".join(c["source"]), f"{name} cell {i}")
+        else:
+            problems += markdown_findings(path.read_text(encoding="utf-8"), name)
+    assert problems == [], FIX + ":\n" + "\n".join(problems)
+
+
+def zh_strings(node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "zh" and isinstance(v, str):
+                yield v
+            else:
+                yield from zh_strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from zh_strings(v)
+
+
+def test_every_chinese_string_the_pages_show_from_data_and_units_is_clean():
+    """The course map, the evolution table, the lessons' reading notes and every unit's titles and questions."""
+    from course.project import units
+    problems = []
+    for path in [ROOT / "data/course-map.json", ROOT / "data/evolution.json", *sorted(ROOT.glob("lessons/*/claims.json"))]:
+        for text in zh_strings(json.loads(path.read_text(encoding="utf-8"))):
+            problems += markdown_findings(text, path.relative_to(ROOT).as_posix())
+    for u in units().all:
+        for field in ("title", "question", "notebook_title", "notebook_question", "overview"):
+            words = getattr(u, field)
+            if words:
+                problems += [f"{u.module}: {field} {f}" for f in check_text(words["zh"])]
+    assert problems == [], FIX + ":\n" + "\n".join(problems)
 
 
 def chinese_pages(site_dir):
@@ -98,10 +184,12 @@ def chinese_pages(site_dir):
                   and p.name in ("index.html", "404.html"))
 
 
-def test_every_built_chinese_page_is_clean(site_dir):
+def test_every_built_chinese_page_is_clean(site_dir, units):
     """Prose, tables, tooltips and alt texts of every Chinese page (the navigation and the footer included)."""
     pages = chinese_pages(site_dir)
-    assert len(pages) >= 10, f"only {len(pages)} Chinese pages found in {site_dir}"
+    missing = [stem for u in units.all for stem in u.pages + u.notebooks
+               if site_dir / stem.removesuffix("index") / "index.html" not in pages]
+    assert missing == [], f"the units' pages are not built as {site_dir}/PAGE/index.html: {missing}"
     problems = {}
     for page in pages:
         found = check_html(page.read_text(encoding="utf-8"))
@@ -111,22 +199,27 @@ def test_every_built_chinese_page_is_clean(site_dir):
 
 
 def test_every_widget_label_table_is_clean():
-    tables = sorted(t for top in ("course", "chapters", "lessons") for t in (ROOT / top).rglob("js/*.labels.json"))
-    assert len(tables) >= 10, f"only {len(tables)} label tables found"
-    problems = {t.relative_to(ROOT).as_posix(): [str(f) for f in found]
-                for t in tables if (found := check_labels(json.loads(t.read_text(encoding="utf-8"))))}
-    assert problems == {}
+    from course.project import units
+    tables = {t.relative_to(ROOT).as_posix(): json.loads(t.read_text(encoding="utf-8"))
+              for top in ("course", "chapters", "lessons") for t in (ROOT / top).rglob("js/*.labels.json")}
+    tables.update({f"{u.module} widget {w.name}": w.labels for u, w in units().widgets()})
+    problems = {name: [str(f) for f in found] for name, table in tables.items() if (found := check_labels(table))}
+    assert problems == {}, FIX
 
 
-def test_the_404_page_the_footer_and_the_templates_are_clean(site_dir):
-    found = check_html((site_dir / "404.html").read_text(encoding="utf-8"), skip=("nav",))
-    assert found == [], [str(f) for f in found]
-    page = (site_dir / "c4/index.html").read_text(encoding="utf-8")
-    footer = page[page.index('<footer class="md-footer">'):page.index("</footer>")]
-    assert check_html(footer) == [] and "上一页：" in footer
+def test_the_templates_are_clean():
     for t in sorted((ROOT / "overrides").rglob("*.html")):
         src = re.sub(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", " ", t.read_text(encoding="utf-8"), flags=re.S)
-        assert check_html(src) == [], t
+        assert check_html(src) == [], (t.relative_to(ROOT).as_posix(), [str(f) for f in check_html(src)], FIX)
+
+
+def test_the_404_page_and_the_footer_are_clean(site_dir, units):
+    found = check_html((site_dir / "404.html").read_text(encoding="utf-8"), skip=("nav",))
+    assert found == [], [str(f) for f in found]
+    chapter = units.chapters[0].pages[0]   # any page with a page before it; the first chapter's overview
+    page = (site_dir / chapter.removesuffix("index") / "index.html").read_text(encoding="utf-8")
+    footer = page[page.index('<footer class="md-footer">'):page.index("</footer>")]
+    assert check_html(footer) == [] and "上一页：" in footer
 
 
 def test_the_diagrams_and_the_chapter_table_labels_are_clean():
@@ -166,7 +259,7 @@ def test_english_prose_detector():
     assert not english_prose("引用：Shazeer 2020，表 1，FFN_SwiGLU 在 65,536 步时的对数困惑度（T5-base）")
 
 
-def test_no_chinese_tooltip_is_english_prose(registry):
+def test_no_chinese_tooltip_is_english_prose(reg):
     """A number's provenance on a Chinese page speaks Chinese (a formula or a file name may stay as it is)."""
-    english = sorted({n.hover("zh") for n in registry.numbers.values() if english_prose(n.hover("zh"))})
+    english = sorted({n.hover("zh") for n in reg.numbers.values() if english_prose(n.hover("zh"))})
     assert english == [], f"{len(english)} Chinese tooltips are English prose, e.g. {english[:5]}"
