@@ -1,6 +1,7 @@
 """Two builds of one clone give the same site, file by file and byte for byte, but for what a build measures
-or dates by design: the timings the lab prints (its benchmark on the machine that builds it: each op's median
-and spread, and the ratio of two medians) and the sitemap's date of the build. Each is masked where it
+or dates by design: the timings the lab prints (its benchmark on the machine that builds it: that machine's
+processor and threads, each op's median and spread, and the ratio of two medians) and the sitemap's date of
+the build. Each is masked where it
 stands, by a pattern on its text, and nothing else is. The session's build is one of the two builds; the
 other is a fresh copy's, from nothing."""
 from __future__ import annotations
@@ -16,8 +17,11 @@ from project_copy import fresh_copy
 
 # this machine's median (IQR) of an op, after the committed one on its row of the lab's benchmark table (the
 # padding before it varies with its width), and the ratio of two medians after the committed ratio
+# and the machine the benchmark ran on, as the lab names it (its processor and the threads torch was given,
+# which follow the build's environment: OMP_NUM_THREADS)
 TIMINGS = [(re.compile(r"(?<=\d[)）]) +\d+\.\d+ ?[(（]\d+\.\d+[)）]$", re.M), " ⟨median (IQR) here⟩"),
-           (re.compile(r"(?<=\d×)([^\n\d×]*)\d+\.\d+×"), r"\1⟨ratio here⟩")]
+           (re.compile(r"(?<=\d×)([^\n\d×]*)\d+\.\d+×"), r"\1⟨ratio here⟩"),
+           (re.compile("(这\u200b*台\u200b*机\u200b*器\u200b*：|This machine: )[^；;\n]*(?=[；;])"), r"\1⟨machine here⟩")]
 BUILD_DATE = (re.compile(r"<lastmod>\d{4}-\d{2}-\d{2}</lastmod>"), "<lastmod>⟨build date⟩</lastmod>")
 DATED = {"sitemap.xml", "sitemap.xml.gz"}   # the gzip's header holds the date too: its content is compared
 SEARCH_INDEX = "search/search_index.json"
