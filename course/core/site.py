@@ -180,7 +180,8 @@ class Site:
         def leaves(item) -> list[str]:
             value = next(iter(item.values())) if isinstance(item, dict) else item
             return [value] if isinstance(value, str) else [p for x in value for p in leaves(x)]
-        # the entries a unit writes come from the units alone (an engine may hand the same setting back)
+        # the entries a unit writes come from the units alone (and each language's build hands back the setting
+        # the previous one returned)
         nav = [item for item in nav if not set(leaves(item)) <= pages]
         at = next((i for i, item in enumerate(nav) if isinstance(item, dict) and after in item.values()), None)
         if at is None:
