@@ -7,6 +7,7 @@ from importlib.metadata import entry_points
 from conftest import ROOT
 
 FORBIDDEN_IN_CORE = ("build", "course.common", "course.project", "course.paths", "course.mkdocs_plugin",
+                     "course.mkdocs_shims",
                      "chapters", "lessons", "models", "mkdocs")
 
 
