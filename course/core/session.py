@@ -144,12 +144,12 @@ class Session:
     def begin(self, root: Path, draft: bool, stages_current: bool):
         """Before a build: the project (its edited code imported afresh), the stages run unless the caller
         has just run them, and the site's side of the build (course/core/site.py), which is returned."""
-        from course.core.pipeline import Pipeline
-        from course.core.site import Site
         self.project = load_project(root, self.spec)
         if self.serving:
             self._forget_edited_code()
             self.converted = [0, 0]
+        from course.core.pipeline import Pipeline  # imported now: the project's modules may just have been forgotten
+        from course.core.site import Site
         if self.pipeline is None:
             self.pipeline = Pipeline(self.project)
         if not stages_current:
@@ -176,8 +176,9 @@ class Session:
         self.imported_at = time.time()
 
     def _refresh_stages(self, draft: bool) -> None:
-        """Run the cheap stages whose inputs changed. While serving, a failure is reported and the last
-        good registry stays in use; in a plain build it stops the build."""
+        """Run the cheap stages whose inputs changed. While serving, a failure is reported as a warning (an
+        error would stop the rebuild; `mkdocs serve --strict` does) and the last good registry stays in use;
+        in a plain build it stops the build."""
         from course.core.pipeline import CHEAP, Options
         try:
             for o in self.pipeline.run(Options(no_train=True, draft=draft), CHEAP):
@@ -187,7 +188,7 @@ class Session:
             if not self.serving or not self.project.paths.registry.exists():
                 raise
             from course.core.errors import describe_failure
-            log.error(f"\n{describe_failure(e)}\n(the pages keep the last good registry until this is fixed)\n")
+            log.warning(f"\n{describe_failure(e)}\n(the pages keep the last good registry until this is fixed)\n")
 
     def notebook(self, url: str, src_uri: str, source: Path, download: Path) -> Path | None:
         """The executed copy a notebook page shows (None: its source, without outputs, while serving); its
