@@ -21,7 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 LASTMOD = re.compile(rb"<lastmod>[^<]*</lastmod>")
-TIMINGS = re.compile(rb"\d[\d.,]*(?:\\u00a0|\xc2\xa0|\s)?(?:ms|\xc3\x97|\\u00d7)")  # 1.23 ms, 1.04×
+# a median and its spread, "4.759 (2.591)" or "4.759（2.591）" (in the search index "\\uff08"), with the
+# spaces that align it in its column, and a ratio, "1.04×" (or "\\u00d7")
+TIMINGS = re.compile(r" *\d+\.\d+ *(?:\(|（|\\uff08)\d+\.\d+(?:\)|）|\\uff09)|\d+\.\d+(?:×|\\u00d7)".encode())
 
 
 def build(rev: str, into: Path) -> Path:
@@ -49,9 +51,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("base")
     ap.add_argument("head", nargs="?", default="HEAD")
+    ap.add_argument("--built", type=Path, help="compare the builds an earlier run left in this folder")
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="compare-sites-"))
-    sites = [build(rev, tmp / name) for rev, name in ((args.base, "base"), (args.head, "head"))]
+    if args.built:
+        tmp, sites = args.built, [args.built / "base" / "site", args.built / "head" / "site"]
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="compare-sites-"))
+        sites = [build(rev, tmp / name) for rev, name in ((args.base, "base"), (args.head, "head"))]
     files = [{p.relative_to(s).as_posix(): p for p in s.rglob("*") if p.is_file()} for s in sites]
     only = sorted(set(files[0]) ^ set(files[1]))
     differ = [rel for rel in sorted(set(files[0]) & set(files[1]))
@@ -61,7 +67,7 @@ def main() -> int:
     for rel in differ:
         a, b = (masked(f[rel], rel).decode("utf-8", "replace").splitlines() for f in files)
         print(f"differs: {rel}")
-        print("\n".join(list(difflib.unified_diff(a, b, lineterm="", n=0))[:12]))
+        print("\n".join(line[:160] for line in list(difflib.unified_diff(a, b, lineterm="", n=0))[:12]))
     print(f"{len(files[1])} files compared ({args.base} against {args.head}): "
           f"{len(differ)} differ, {len(only)} in one site only (builds in {tmp})")
     return 1 if differ or only else 0
