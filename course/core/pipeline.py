@@ -236,7 +236,7 @@ class Pipeline:
         except ClaimError as e:
             if not options.draft:
                 raise
-            log.warning(f"    draft: {e}")
+            log.info(f"    draft: {e}")  # a report: a warning would stop a strict build, which --draft lets go on
             claims = "not all"
         old = json.loads(paths.registry.read_text(encoding="utf-8")) if paths.registry.exists() else {}
         new = reg.to_json()

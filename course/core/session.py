@@ -176,9 +176,9 @@ class Session:
         self.imported_at = time.time()
 
     def _refresh_stages(self, draft: bool) -> None:
-        """Run the cheap stages whose inputs changed. While serving, a failure is reported as a warning (an
-        error would stop the rebuild; `mkdocs serve --strict` does) and the last good registry stays in use;
-        in a plain build it stops the build."""
+        """Run the cheap stages whose inputs changed. While serving, a failure is reported and the last
+        good registry stays in use (a report, not a warning: under the site's `strict: true` a warning
+        would stop the rebuild, and the point is to keep serving); in a plain build it stops the build."""
         from course.core.pipeline import CHEAP, Options
         try:
             for o in self.pipeline.run(Options(no_train=True, draft=draft), CHEAP):
@@ -188,7 +188,7 @@ class Session:
             if not self.serving or not self.project.paths.registry.exists():
                 raise
             from course.core.errors import describe_failure
-            log.warning(f"\n{describe_failure(e)}\n(the pages keep the last good registry until this is fixed)\n")
+            log.info(f"\n{describe_failure(e)}\n(the pages keep the last good registry until this is fixed)\n")
 
     def notebook(self, url: str, src_uri: str, source: Path, download: Path) -> Path | None:
         """The executed copy a notebook page shows (None: its source, without outputs, while serving); its
