@@ -15,7 +15,6 @@ messages go to MkDocs' logger, so `--strict` and `-q` apply to them.
 from __future__ import annotations
 
 import logging
-import sys
 from pathlib import Path
 
 from mkdocs.config import base
@@ -54,8 +53,6 @@ class CoursePlugin(BasePlugin[CourseConfig]):
 
     def on_startup(self, command, dirty):
         self.command = command
-        if command == "serve":
-            sys.dont_write_bytecode = True  # compiled files written into watched folders would trigger a rebuild
 
     def on_config(self, config):
         from course.core.session import Session

@@ -135,6 +135,8 @@ class Session:
         self.search_entries = Recent()  # while serving: a page's search entries, by what they follow from
         self.template_code = TemplateCode() if serving else None
         self.converted = [0, 0]         # while serving: pages this build converted afresh, pages it rendered
+        if serving:
+            sys.dont_write_bytecode = True  # compiled files written into watched folders would trigger a rebuild
 
     def notice(self, text: str) -> None:
         if text not in self.said:
