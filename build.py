@@ -17,6 +17,7 @@ atomically and site/ is swapped in whole, so a failed build leaves the previous 
 from __future__ import annotations
 
 import argparse
+import logging
 import shutil
 import sys
 import time
@@ -61,6 +62,19 @@ def what_was_kept(pipeline: Pipeline, checked: bool) -> str:
     return said + "; every other output is as before"
 
 
+def show_progress() -> None:
+    """The core's messages (a stage starting, a number that changed, a notebook executed) go to this
+    command's standard output as they come, as plain lines: they are what a build reports while it runs.
+    The failure and the stages' table below are the command's result, printed."""
+    core = logging.getLogger("course")
+    if not core.handlers:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        core.addHandler(handler)
+        core.setLevel(logging.INFO)
+        core.propagate = False
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rerun", action="append", default=[], choices=list(STAGES) + ["all"], metavar="STAGE",
@@ -70,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-train", action="store_true", help="never train; report stale results, use what is there")
     ap.add_argument("--draft", action="store_true", help="unknown keys as ⟨key?⟩ and failing claims as warnings")
     args = ap.parse_args(argv)
+    show_progress()
     options = Options(rerun=frozenset(args.rerun), frozen=args.frozen, no_train=args.no_train, draft=args.draft)
     pipeline = Pipeline(PROJECT)
     try:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course.core.project import Paths, Project
-from course.paths import PLOTLY_URI, ROOT
+from course.core.project import Project
+from course.paths import ROOT, CoursePaths
 
 
 class SmallModelMeasurements:
@@ -33,16 +33,18 @@ class SmallModelMeasurements:
 
 def project_at(root: Path) -> Project:
     """The course with its data under `root` (this checkout, or a copy of it the tests edit)."""
+    paths = CoursePaths.at(root)
+
     def load_inputs():
         from course.common.schema import load_inputs as load
         return load(root)
 
     def figure_sources():
         from course.common.measured import load_results
-        return load_results(root / "data" / "results")
+        return load_results(paths.results)
 
     return Project(
-        paths=Paths.under(root, PLOTLY_URI),
+        paths=paths,
         unit_packages=("course.common", "chapters", "lessons"),
         code_packages=("cachekit", "chapters", "course", "lessons", "models"),
         load_inputs=load_inputs,

@@ -1,24 +1,34 @@
-"""What the course plugin keeps between builds and rebuilds: a notebook page's HTML (keyed on the executed
-notebook and mkdocs-jupyter's settings) and, while serving, a page's search entries (keyed on what the
-search plugin reads of the page), the bounded memo they and the Markdown conversions are kept in, and the
-theme's compiled templates."""
+"""What a session keeps between builds and rebuilds (course/core/session.py), and the shims that hand it
+to MkDocs and its plugins (course/mkdocs_shims.py): a notebook page's HTML (keyed on the executed notebook
+and mkdocs-jupyter's settings) and, while serving, a page's conversion and search entries (keyed on what
+converting and indexing read of the page), the bounded memo they are kept in, and the theme's compiled
+templates."""
 from types import SimpleNamespace
 
-from course.mkdocs_plugin import notebook_render_entry, reuse_search_entries
+from course import mkdocs_shims as shims
+from course.core.session import NotebookRender, Recent, TemplateCode
 
 
 def test_a_notebook_render_is_keyed_on_the_executed_notebook_and_the_settings(tmp_path):
     nb = tmp_path / "lab.ipynb"
     nb.write_text('{"cells": []}', encoding="utf-8")
     settings = {"execute": False, "include_source": True}
-    slot, entry = notebook_render_entry(tmp_path, "c4/lab.ipynb", nb, settings)
-    assert notebook_render_entry(tmp_path, "c4/lab.ipynb", nb, dict(settings)) == (slot, entry)
-    other_lang, other_entry = notebook_render_entry(tmp_path, "c4/lab.en.ipynb", nb, settings)
-    assert other_lang != slot and other_entry != entry        # each language keeps its own entry
-    assert notebook_render_entry(tmp_path, "c4/lab.ipynb", nb, {**settings, "include_source": False})[1] != entry
+
+    def entry(src_uri="c4/lab.ipynb", settings=settings, version="0.25"):
+        return NotebookRender(tmp_path, src_uri, nb, settings, version)
+    first = entry()
+    assert entry(settings=dict(settings)).entry == first.entry
+    other_lang = entry("c4/lab.en.ipynb")
+    assert other_lang.slot != first.slot and other_lang.entry != first.entry  # each language keeps its own
+    assert entry(settings={**settings, "include_source": False}).entry != first.entry
+    assert entry(version="0.26").entry != first.entry
+    first.keep("<p>html</p>", ["toc"], None)
     nb.write_text('{"cells": [1]}', encoding="utf-8")                 # executed again, with other outputs
-    again_slot, again = notebook_render_entry(tmp_path, "c4/lab.ipynb", nb, settings)
-    assert again_slot == slot and again != entry and again.name.startswith(slot + "-")
+    again = entry()
+    assert again.slot == first.slot and again.entry != first.entry and again.load() is None
+    again.keep("<p>new</p>", [], "Lab")
+    assert [p.name for p in tmp_path.glob("*.pickle")] == [again.entry.name]  # the new render replaces the old
+    assert again.load() == ("<p>new</p>", [], "Lab")
 
 
 def test_the_session_build_keeps_one_render_per_notebook_page(built):
@@ -43,12 +53,12 @@ def test_serving_reuses_a_pages_search_entries_only_while_the_page_is_unchanged(
             parsed.append(data)
             super().feed(data)
     monkeypatch.setattr(plugin, "Parser", CountingParser)
-    reuse_search_entries()
-    reuse_search_entries()  # installed once, however often serving starts
-    assert SearchIndex.add_entry_from_context.reuses_entries
+    memo = Recent()
+    unpatched = SearchIndex.add_entry_from_context
 
-    def entries(*pages):
+    def entries(*pages):  # a new index per rebuild, as the search plugin makes one per build
         index = SearchIndex(lang=["en"], separator=r"[\s\-]+", pipeline=["trimmer"], fields={})
+        shims.reuse_search_entries(index, memo)
         for p in pages:
             index.add_entry_from_context(p)
         return [(e["location"], e["text"]) for e in index.entries]
@@ -61,10 +71,35 @@ def test_serving_reuses_a_pages_search_entries_only_while_the_page_is_unchanged(
     assert len(parsed) == 3                                       # only the edited one
     assert any("edited text" in text for _, text in edited) and not any("first text" in t for _, t in edited)
     assert [e for e in edited if e[0].startswith("b/")] == [e for e in first if e[0].startswith("b/")]
+    assert SearchIndex.add_entry_from_context is unpatched        # the class is as Material wrote it
+
+
+def test_serving_converts_a_page_once_and_then_takes_what_it_made():
+    linked = type("File", (), {"src_uri": "b.md"})()  # a page it links to (hashable, as MkDocs' File is)
+
+    class Page:  # what MkDocs' Page.render sets
+        renders = 0
+
+        def render(self, config, files):
+            Page.renders += 1
+            self.content, self.toc, self._title_from_render = f"<p>{self.markdown}</p>", ["toc"], "T"
+            self.present_anchor_ids, self.links_to_anchors = {"a"}, {linked: {"x": 1}}
+    files = SimpleNamespace(get_file_from_path=lambda uri: f"file {uri}" if uri == "b.md" else None)
+    unpatched, kept = Page.render, {}
+    first = Page()
+    first.markdown = "text"
+    shims.reuse_render(first, None, lambda made: kept.update(made))
+    first.render({}, files)
+    again = Page()
+    shims.reuse_render(again, dict(kept), lambda made: kept.update(made))
+    again.render({}, files)
+    assert Page.renders == 1 and again.content == first.content == "<p>text</p>" and again.toc == ["toc"]
+    assert again._title_from_render == "T" and again.present_anchor_ids == {"a"}
+    assert again.links_to_anchors == {"file b.md": {"x": 1}}  # the linked page as this build's file
+    assert Page.render is unpatched                           # each page got its own render; the class none
 
 
 def test_a_serve_memo_keeps_what_is_asked_for_and_forgets_the_oldest():
-    from course.mkdocs_plugin import Recent
     memo = Recent(size=2)
     memo.keep("zh page", 1)
     memo.keep("en page", 2)
@@ -77,7 +112,6 @@ def test_a_serve_memo_keeps_what_is_asked_for_and_forgets_the_oldest():
 def test_compiled_templates_are_reused_across_environments_and_redone_when_edited(tmp_path):
     import jinja2
 
-    from course.mkdocs_plugin import TemplateCode
     code = TemplateCode()
     template = tmp_path / "page.html"
     template.write_text("{{ a }} one", encoding="utf-8")

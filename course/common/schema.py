@@ -11,7 +11,7 @@ from typing import Literal, Optional
 
 from pydantic import Field, PositiveFloat, PositiveInt, model_validator
 
-from course.paths import ROOT
+from course.paths import ROOT, CoursePaths
 from course.core.schema import Bilingual, InputError, Official, Strict, load
 from models.config import EXPERIMENTS, Experiments
 
@@ -254,11 +254,11 @@ class Inputs:
     @cached_property
     def results(self):
         from course.common.measured import load_results
-        return load_results(self.root / "data" / "results")
+        return load_results(CoursePaths.at(self.root).results)
 
 
 def load_inputs(root: Path = ROOT) -> Inputs:
-    data = root / "data"
+    data = CoursePaths.at(root).data
     return Inputs(
         anchor=load(data / "anchor-model.json", AnchorModel),
         frontier=load(data / "frontier-models.json", FrontierModels),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from typing import Callable
 
 from cachekit import module_digest
 from course.core.project import Paths
+
+log = logging.getLogger(__name__)
 
 RECORDER = Path(__file__).with_name("notebook_recorder.py")
 
@@ -225,7 +228,7 @@ def execute_stale(paths: Paths, timeout_s: int = 600, workers: int | None = None
     todo = {src: why for src, why in todo.items() if why}
     for src, why in todo.items():
         shown = why if len(why) <= 3 else why[:3] + [f"and {len(why) - 3} more"]
-        print(f"    execute  {name(paths, src)}: {'; '.join(shown)}", flush=True)
+        log.info(f"    execute  {name(paths, src)}: {'; '.join(shown)}")
     limit = workers or max(1, min(len(todo), os.cpu_count() or 1))
 
     async def run_all():

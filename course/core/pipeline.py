@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sys
 import time
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from course.core.errors import StaleResults
 from course.core.project import Project
 from course.core.reads import Reads, fingerprint, recorder
 from course.core.units import Units, discover
+
+log = logging.getLogger(__name__)
 
 STAGES = ("validate", "measurements", "numbers", "figures", "notebooks")
 CHEAP = ("validate", "measurements", "numbers", "figures")   # what `mkdocs serve` refreshes by itself
@@ -118,7 +121,7 @@ class Pipeline:
     # ------------------------------------------------------------ running
 
     def run(self, options: Options, names: tuple[str, ...] = STAGES,
-            on_start: Callable[[str], None] = lambda s: print(f"[{s}] running", flush=True)) -> list[Outcome]:
+            on_start: Callable[[str], None] = lambda s: log.info(f"[{s}] running")) -> list[Outcome]:
         """Run each stage of `names` whose inputs changed since it last succeeded. A stage that fails
         raises and leaves its old outputs and record."""
         memo = self.project.paths.build / "code-keys.json"
@@ -218,7 +221,7 @@ class Pipeline:
                 raise StaleResults(f"{len(found)} result(s) stale or missing (run `make refresh` and commit):\n    "
                                    + "\n    ".join(lines))
             for line in lines:
-                print(f"    stale    {line}")
+                log.info(f"    stale    {line}")
             return f"{len(found)} stale or missing, kept as committed (--no-train)"
         return m.refresh(force=options.forced("measurements"))
 
@@ -233,16 +236,16 @@ class Pipeline:
         except ClaimError as e:
             if not options.draft:
                 raise
-            print(f"    draft: {e}")
+            log.info(f"    draft: {e}")  # a report: a warning would stop a strict build, which --draft lets go on
             claims = "not all"
         old = json.loads(paths.registry.read_text(encoding="utf-8")) if paths.registry.exists() else {}
         new = reg.to_json()
         reg.write(paths.registry)
         diff = changes(old, new) if old else []
         for line in diff[:200]:
-            print(f"    changed  {line}")
+            log.info(f"    changed  {line}")
         if len(diff) > 200:
-            print(f"    ... and {len(diff) - 200} more")
+            log.info(f"    ... and {len(diff) - 200} more")
         return (f"{len(new)} numbers, {claims} claims hold"
                 + (f", {len(diff)} changed since the previous build" if old else " (first build)"))
 

@@ -199,6 +199,20 @@ class Site:
                     return chapter if section else title
         return None
 
+    def retitle(self, items) -> None:
+        """Title each written chapter and its pages in the page's language. `items`: a site engine's
+        navigation, each entry a page (`is_page`, with its `file`'s `src_uri` and `locale`), a section
+        (`is_section`, with its `children`) or a link; a section takes its first page's chapter title."""
+        for item in items:
+            page = item if item.is_page else \
+                next((p for p in getattr(item, "children", None) or [] if p.is_page), None)
+            title = page and self.nav_title(page.file.src_uri, getattr(page.file, "locale", None),
+                                            section=item.is_section)
+            if title:
+                item.title = title
+            if item.is_section:
+                self.retitle(item.children)
+
     # ------------------------------------------------------------ pages
 
     def context(self, src_uri: str, url: str, locale: Optional[str] = None, draft: Optional[bool] = None) -> PageContext:
