@@ -60,8 +60,10 @@ def write_registry(root, **values):
 
 
 def execute(root) -> str:
-    """The notebooks stage in the copy (its own course package first on the path); what it printed."""
-    run = ("from pathlib import Path; from course.core.notebooks import execute_stale; "
+    """The notebooks stage in the copy (its own course package first on the path); what it printed and
+    logged (the stage says through the core's logger which notebooks it executes, as build.py shows it)."""
+    run = ("import logging, sys; logging.basicConfig(stream=sys.stdout, level=logging.INFO, format='%(message)s'); "
+           "from pathlib import Path; from course.core.notebooks import execute_stale; "
            "from course.core.project import Paths; print(execute_stale(Paths.under(Path.cwd(), 'unused')))")
     r = subprocess.run([sys.executable, "-c", run],
                        cwd=root, capture_output=True, text=True, timeout=600)
