@@ -65,6 +65,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.session = self.session or Session(self.config.project, serving=self.command == "serve")
         root = Path(config.config_file_path).resolve().parent
         self.site = self.session.begin(root, self.config.draft, self.config.stages_current)
+        i18n = config.plugins.get("i18n")  # static-i18n builds each language the project declares
+        self.site.check_languages([lang.locale for lang in i18n.config.languages] if i18n else [], "mkdocs.yml (i18n)")
         config.nav = self.site.nav(config.nav or [], self.config.chapters_after)
         return config
 

@@ -20,6 +20,7 @@ import re
 
 import pytest
 
+from conftest import LANGS
 from course.paths import DOCS, ROOT
 from course.project import units as discover
 
@@ -107,7 +108,7 @@ def test_both_languages_name_the_same_numbers_labels_and_shortcodes(unit):
 def refs():
     """The course's references as the build makes them: the course map's plans with the written units in it."""
     from course.core.references import build_references, load_course_map
-    return build_references(load_course_map(ROOT / "data" / "course-map.json"), UNITS.written(), DOCS)
+    return build_references(load_course_map(ROOT / "data" / "course-map.json"), UNITS.written(), DOCS, LANGS)
 
 
 @pytest.mark.parametrize("unit", LESSONS, ids=IDS)

@@ -50,7 +50,7 @@ def evolution(ctx) -> str:
             cells.append(f'<td role="cell" class="evo-later" colspan="{len(r.cells)}">'
                          f'{LATER[lang].format(lesson=link)}</td>')
         for i, c in enumerate(r.cells if r.lesson not in later else ()):
-            stuck = c.stuck[lang]
+            stuck = c.stuck.get(lang)
             body = ctx.expand(c.did[lang])
             if stuck:
                 body += f'<div class="evo-stuck"><strong>{lab["stuck"]}</strong>{lab["gap"]}{ctx.expand(stuck)}</div>'

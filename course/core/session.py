@@ -239,9 +239,10 @@ class Session:
 
     def finish(self, site_dir: Path) -> None:
         """After a build: each notebook's download becomes the learner's copy; the i18n sitemap (written
-        at the site root, listing both languages) is placed beside the other language's root too, where
+        at the site root, listing every language) is placed beside each other language's root too, where
         Material's language switcher fetches it."""
         from course.core.files import write_atomic
+        from course.core.languages import Languages
         for url, (src_uri, source, dest) in self.notebooks.items():
             if dest.parent.is_dir():
                 write_atomic(dest, self.site.learner_notebook(source, src_uri, url))
@@ -249,5 +250,6 @@ class Session:
             fresh, pages = self.converted
             log.info(f"    converted {fresh} of {pages} pages afresh, the others as in an earlier rebuild")
         sitemap = site_dir / "sitemap.xml"
-        if sitemap.exists() and (site_dir / "en").is_dir():
-            (site_dir / "en" / "sitemap.xml").write_bytes(sitemap.read_bytes())
+        for lang in Languages(self.project.languages).others:
+            if sitemap.exists() and (site_dir / lang).is_dir():
+                (site_dir / lang / "sitemap.xml").write_bytes(sitemap.read_bytes())

@@ -327,7 +327,7 @@ def teaching_batches(lang: str) -> list[TeachingBatch]:
     companion sentence, and the generation case (one token)."""
     from lessons.c4_normalization.twins import batch_cases, teaching_vectors
     tv = teaching_vectors()
-    labels = {c.id: getattr(c.label, lang) for c in tv.companions}
+    labels = {c.id: c.label[lang] for c in tv.companions}
     labels["none"] = batchnorm_label("none", lang)
     labels["single"] = batchnorm_label("single", lang)
 
