@@ -117,7 +117,7 @@ class Words:
             raise WordsError(f"{self.owner}: the word {key!r} of words.{lang}.json has the blank {e.args[0]!r}, "
                              f"which the code does not fill") from None
 
-    def __call__(self, key: str, **values: Value) -> Text:
+    def __call__(self, key: str, /, **values: Value) -> Text:
         """The word `key` in every language, its blanks filled from `values`."""
         if not self.languages:
             raise WordsError(f"{self.owner}: words asked for in every language, but no languages are declared")
@@ -140,7 +140,7 @@ class LangWords:
     def __init__(self, words: Words, lang: str):
         self.words, self.lang = words, lang
 
-    def __call__(self, key: str, **values: Value) -> str:
+    def __call__(self, key: str, /, **values: Value) -> str:
         return self.words.word(self.lang, key, values)
 
     def template(self, key: str) -> str:
