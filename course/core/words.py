@@ -133,6 +133,10 @@ class LangWords:
     def __call__(self, key: str, /, **values: Value) -> str:
         return self.words.word(self.lang, key, values)
 
+    def keys(self) -> list[str]:
+        """Every key of this language's words file."""
+        return list(self.words.table(self.lang))
+
     def template(self, key: str) -> str:
         """The word with its blanks unfilled (for a script that fills them on the page)."""
         table = self.words.table(self.lang)
