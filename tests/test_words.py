@@ -6,6 +6,7 @@ import json
 import pytest
 
 from conftest import LANGS, ROOT
+from course.core.languages import Languages
 from course.core.words import Words, WordsError, core_words
 
 
@@ -58,3 +59,76 @@ def test_the_core_has_its_own_words_in_each_language():
     core = core_words(tuple(LANGS))
     core.check()
     assert core.lang(LANGS[0])("rows", n=3) == "3 行"
+
+
+def test_every_word_is_asked_for(units, reg, tmp_path):
+    """No unit keeps a word nobody asks for: everything the build says is said here, in every language, and
+    each unit's words record what was asked (their numbers' provenance as the registry was built, their
+    figures, every page's shortcodes with the tables, widgets and references they expand); a word only the
+    lab's notebook asks for (lab.*, check.*) is named in the lab's code or its notebook's cells."""
+    import ast
+
+    from course.core.figures import build_figures
+    from course.core.references import build_references, load_course_map
+    from course.core.shortcodes import PageContext, expand
+    from course.project import PROJECT
+    langs = PROJECT.languages
+    for n in reg.numbers.values():        # the hover of every number, in every language
+        for lang in langs:
+            n.hover(lang)
+    figures = build_figures(units, PROJECT.figure_sources())
+    for name, fig in figures.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(fig, ensure_ascii=False), encoding="utf-8")
+    refs = build_references(load_course_map(PROJECT.paths.course_map), units.written(), PROJECT.paths.docs, langs)
+    docs = PROJECT.paths.docs
+    for page in sorted(docs.rglob("*.md")):
+        src = page.relative_to(docs).as_posix()
+        lang = Languages(langs).of_page(src)
+        stem = Languages(langs).stem(src)
+        ctx = PageContext(registry=reg, units=units, lang=lang, where=src, figures=tmp_path, refs=refs,
+                          unit=units.owner_of_page(src), url=Languages(langs).url_prefix(lang) + stem + "/",
+                          used_keys=set(reg.numbers))
+        expand(page.read_text(encoding="utf-8"), ctx)
+    unused = [f"{u.words.owner}: {key}" for u in units.all for key in u.words.keys() if not asked(u, key)]
+    assert unused == [], "words nobody asks for (remove them from every words.LANG.json):\n" + "\n".join(unused)
+
+
+# the words a data value picks (a model config's provenance grade, a reference's kind): one per value the
+# schema allows, whichever the data uses today
+DATA_KEYED = {"grade.": ("FileProvenance", "grade"), "reference.": ("Paper", "kind")}
+
+
+def strings_in(*sources: str) -> set[str]:
+    """Every string constant of some Python sources (a notebook cell that is not Python is skipped)."""
+    import ast
+    out = set()
+    for text in sources:
+        try:
+            out |= {n.value for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        except SyntaxError:
+            pass
+    return out
+
+
+def asked(unit, key: str) -> bool:
+    """A word is asked for when the build asked for it (its `used`), when the unit's code names its key (a
+    branch the committed data does not take: a single device, a missing run), or, for a word the data picks,
+    when the schema allows that value. The lab's words are asked for by its notebook: lab.KEY where a cell or
+    the lab's code names KEY, check.KEY where the lab's code does."""
+    import typing
+
+    import nbformat
+
+    from course.common import schema
+    if key in unit.words.used or key in ("title", "question", "notebook.title", "notebook.question", "overview"):
+        return True
+    code = [p.read_text(encoding="utf-8") for p in sorted(unit.folder.glob("*.py"))]
+    for prefix, (model, field) in DATA_KEYED.items():
+        if key.startswith(prefix) and unit.id == "course":
+            allowed = typing.get_args(getattr(schema, model).model_fields[field].annotation)
+            return key.removeprefix(prefix) in {v.replace(" ", "_") for v in allowed}
+    if key.startswith(("lab.", "check.")):
+        cells = [c.source for nb in unit.notebooks for lang_nb in sorted(ROOT.glob(f"docs/{nb}*.ipynb"))
+                 for c in nbformat.read(lang_nb, as_version=4).cells if c.cell_type == "code"]
+        return key.split(".")[-1] in strings_in(*code, *(cells if key.startswith("lab.") else []))
+    return key in strings_in(*code)
