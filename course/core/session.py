@@ -143,9 +143,10 @@ class Session:
             self.said.add(text)
             log.info(text)
 
-    def begin(self, root: Path, draft: bool, stages_current: bool):
-        """Before a build: the project (its edited code imported afresh), the stages run unless the caller
-        has just run them, and the site's side of the build (course/core/site.py), which is returned."""
+    def begin(self, root: Path, draft: bool):
+        """Before a build: the project (its edited code imported afresh), the cheap stages run where what
+        they read changed (current after a build.py run: each is checked, none reruns), and the site's side of
+        the build (course/core/site.py), which is returned."""
         self.project = load_project(root, self.spec)
         if self.serving:
             self._forget_edited_code()
@@ -154,8 +155,7 @@ class Session:
         from course.core.site import Site
         if self.pipeline is None:
             self.pipeline = Pipeline(self.project)
-        if not stages_current:
-            self._refresh_stages(draft)
+        self._refresh_stages(draft)
         self.notebooks, self.stale_notebooks = {}, {}
         self.site = Site.load(self.project, self.pipeline.units, draft)
         return self.site
