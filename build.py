@@ -17,7 +17,9 @@ atomically and site/ is swapped in whole, so a failed build leaves the previous 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import shutil
 import sys
 import time
@@ -25,6 +27,23 @@ import time
 from course.core.errors import KnownError, describe_failure
 from course.core.pipeline import STAGES, Options, Outcome, Pipeline
 from course.project import PROJECT
+
+
+@contextlib.contextmanager
+def environment(**values: str | None):
+    """The process's environment with `values` set (None: unset), and as it was afterwards."""
+    def put(items) -> None:
+        for k, v in items:
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    before = [(k, os.environ.get(k)) for k in values]
+    put(values.items())
+    try:
+        yield
+    finally:
+        put(before)
 
 
 def build_site(draft: bool, strict: bool = True) -> str:
@@ -36,9 +55,10 @@ def build_site(draft: bool, strict: bool = True) -> str:
     for p in (tmp, old):
         shutil.rmtree(p, ignore_errors=True)
     try:
-        cfg = load_config(str(PROJECT.paths.root / "mkdocs.yml"), site_dir=str(tmp), strict=strict)
-        plugin = cfg.plugins["course"]
-        plugin.config.draft, plugin.config.stages_current = draft, True  # the stages have just run here
+        # --draft is the site's COURSE_DRAFT (mkdocs.yml's `draft` of the course plugin), set while the
+        # configuration is read; the plugin checks the cheap stages itself and finds them current
+        with environment(COURSE_DRAFT="true" if draft else None):
+            cfg = load_config(str(PROJECT.paths.root / "mkdocs.yml"), site_dir=str(tmp), strict=strict)
         build(cfg)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

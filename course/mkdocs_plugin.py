@@ -9,7 +9,7 @@ plugin has no hook, course/mkdocs_shims.py works around it.
           draft: !ENV [COURSE_DRAFT, false] # unknown keys as ⟨key?⟩, failing reading notes as warnings
 
 `mkdocs serve` works without running build.py first: before each build the core runs its cheap stages
-when what they read changed (build.py runs them itself and says so with `stages_current`). The core's
+when what they read changed (after build.py has run them, it finds them current). The core's
 messages go to MkDocs' logger, so `--strict` and `-q` apply to them.
 """
 from __future__ import annotations
@@ -41,8 +41,6 @@ class CourseConfig(base.Config):
     draft = c.Type(bool, default=False)
     # the written chapters and their lessons (from the units) follow this page's entry in `nav`
     chapters_after = c.Type(str, default="course-map.md")
-    # set by build.py, which has just run the stages in the same process
-    stages_current = c.Type(bool, default=False)
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
@@ -64,7 +62,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         logging.getLogger("jieba").setLevel(logging.WARNING)  # search segmentation; its info lines are noise
         self.session = self.session or Session(self.config.project, serving=self.command == "serve")
         root = Path(config.config_file_path).resolve().parent
-        self.site = self.session.begin(root, self.config.draft, self.config.stages_current)
+        self.site = self.session.begin(root, self.config.draft)
+        i18n = config.plugins.get("i18n")  # static-i18n builds each language the project declares
+        self.site.check_languages([lang.locale for lang in i18n.config.languages] if i18n else [], "mkdocs.yml (i18n)")
         config.nav = self.site.nav(config.nav or [], self.config.chapters_after)
         return config
 

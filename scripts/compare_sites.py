@@ -5,7 +5,9 @@ every file of their site/ (the pages did not change).
 Each commit is exported with `git archive` into a temporary folder and built there with this checkout's
 .venv (`python build.py --frozen`: nothing trains; the notebooks execute afresh in each copy). Masked, and
 only these: what the lab's benchmark prints each time it runs (per-op medians in ms and an N.NN× ratio,
-on the lab's pages, in its notebook downloads and in the search index) and the sitemap's date.
+on the lab's pages, in its notebook downloads and in the search index), the sitemap's date, and the line
+of code that defined each number (the numbers appendix's "defined at" column, and the search index:
+moving code moves them).
 
     python scripts/compare_sites.py BASE [HEAD]      # e.g. HEAD~3 HEAD; prints the files that differ
 """
@@ -24,6 +26,8 @@ LASTMOD = re.compile(rb"<lastmod>[^<]*</lastmod>")
 # a median and its spread, "4.759 (2.591)" or "4.759（2.591）" (in the search index "\\uff08"), with the
 # spaces that align it in its column, and a ratio, "1.04×" (or "\\u00d7")
 TIMINGS = re.compile(r" *\d+\.\d+ *(?:\(|（|\\uff08)\d+\.\d+(?:\)|）|\\uff09)|\d+\.\d+(?:×|\\u00d7)".encode())
+# where a number was defined: "lessons/c4_ffn/numbers.py:123"
+DEFINED_AT = re.compile(rb"(\.py):\d+")
 
 
 def build(rev: str, into: Path) -> Path:
@@ -44,6 +48,8 @@ def masked(path: Path, rel: str) -> bytes:
         data = LASTMOD.sub(b"<lastmod/>", data)
     if "normalization-lab" in rel or rel.endswith("search_index.json"):
         data = TIMINGS.sub(b"<timing>", data)
+    if rel.startswith(("appendix/numbers/", "en/appendix/numbers/")) or rel.endswith("search_index.json"):
+        data = DEFINED_AT.sub(rb"\1:<line>", data)
     return data
 
 

@@ -5,12 +5,17 @@
     .venv/bin/python scripts/new_lesson.py c9-1 probe [--title-zh … --title-en …] [--namespace …]
 
 It writes, and touches nothing else:
-    lessons/c<N>_<namespace>/__init__.py   the lesson's unit: its names, title, question and pages
+    lessons/c<N>_<namespace>/__init__.py   the lesson's unit: its names and pages
+    lessons/c<N>_<namespace>/words.zh.json, words.en.json   its words, one file per language: its title
+                                           and question to start with (course/core/words.py)
     lessons/c<N>_<namespace>/numbers.py    its registry numbers (one to start with)
     docs/c<N>/<slug>.md, <slug>.en.md      its pages: a section with an id and that number
 and, when no unit writes chapter c<N> yet,
     chapters/c<N>/__init__.py              the chapter's unit
+    chapters/c<N>/words.zh.json, .en.json  its title and question
     docs/c<N>/index.md, index.en.md        its overview, which lists its lessons by itself
+It writes a page and a words file for each of the project's languages (course/project.py's LANGUAGES); a
+language it has no starting page for (LESSON_PAGE, CHAPTER_PAGE) is an error.
 A chapter the course map (data/course-map.json) plans takes that entry's title and question (and a lesson
 it plans, its own); the navigation, the home page's contents, the chapter's lesson list and the course map
 follow from the units. A lesson has two names: its reference id (`c9-1`, from its chapter and number: what
@@ -33,7 +38,9 @@ SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 LESSON_INIT = Template('''\
 """Lesson ${REF_NAME} "${TITLE_EN}": say here in a sentence what it teaches.
 
-numbers.py    its registry numbers (${NS}.*), each with its formula and the file it reads
+numbers.py       its registry numbers (${NS}.*), each with its formula and the file it reads
+words.LANG.json  its words, one file per language: its title and the question it answers, and whatever its
+                 numbers, figures and tables say (WORDS = words(__file__), from course.project)
 """
 from __future__ import annotations
 
@@ -47,9 +54,7 @@ UNIT = Unit(
     folder=Path(__file__).resolve().parent,
     namespace="${NS}",
     order=(${CHAPTER}, ${NUMBER}),  # chapter ${CHAPTER}, lesson ${NUMBER}: its reference id is ${REF} (<!-- ref:${REF} -->)
-    title=${TITLE},
-    question=${QUESTION},
-    numbers=numbers.add_numbers,
+    numbers=numbers.add_numbers,   # its title and question are in words.LANG.json
     pages=("c${CHAPTER}/${SLUG}",),  # docs/c${CHAPTER}/${SLUG}.md (Chinese) and docs/c${CHAPTER}/${SLUG}.en.md (English)
 )
 ''')
@@ -94,7 +99,8 @@ This page is the starting point that `make new-lesson` wrote: replace it with th
 
 CHAPTER_INIT = Template('''\
 """Chapter C${CHAPTER}, "${TITLE_EN}": its overview page, which lists its written lessons by itself. What its
-lessons share goes here (numbers, widgets, tables), as chapters/c4/ does."""
+lessons share goes here (numbers, widgets, tables), as chapters/c4/ does. Its title and the question it
+answers are in words.LANG.json."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -107,8 +113,6 @@ UNIT = Unit(
     namespace="c${CHAPTER}",
     kind="chapter",
     order=(${CHAPTER},),
-    title=${TITLE},
-    question=${QUESTION},
     pages=("c${CHAPTER}/index",),
 )
 ''')
@@ -136,10 +140,13 @@ ${QUESTION_EN} This page is the starting point that `make new-lesson` wrote: rep
 
 PLACEHOLDER_QUESTION = {"zh": "这一课要回答什么问题？", "en": "What question does this lesson answer?"}
 PLACEHOLDER_CHAPTER_QUESTION = {"zh": "这一章要回答什么问题？", "en": "What question does this chapter answer?"}
+CHAPTER_TITLE = {"zh": "第 {chapter} 章", "en": "Chapter {chapter}"}
 
 
-def words(d: dict) -> str:
-    return "{" + ", ".join(f'"{lang}": {json.dumps(d[lang], ensure_ascii=False)}' for lang in ("zh", "en")) + "}"
+def words_files(folder: Path, languages: tuple[str, ...], **texts: dict) -> dict[Path, str]:
+    """A unit's words files, one per language: key → that language's text (texts: key → {lang: text})."""
+    return {folder / f"words.{lang}.json": json.dumps({k: t[lang] for k, t in texts.items()}, ensure_ascii=False,
+                                                      indent=1) + "\n" for lang in languages}
 
 
 def planned(course_map: dict, ref: str) -> dict:
@@ -168,9 +175,16 @@ def plan(root: Path, ref: str, slug: str, namespace: str | None, title: dict, qu
     if not re.fullmatch(r"[a-z][a-z0-9_]*", ns):
         fail(f"namespace {ns!r}: expected a Python name in lower case")
     sys.path.insert(0, str(root))
-    from course.project import project_at
+    from course.core.languages import Languages
     from course.core.units import discover
-    units = discover(project_at(root).unit_packages)
+    from course.project import project_at
+    project = project_at(root)
+    langs = project.languages
+    missing = [lang for lang in langs if lang not in LESSON_PAGE or lang not in CHAPTER_PAGE]
+    if missing:
+        fail(f"no starting page in {', '.join(missing)}: add one to LESSON_PAGE and CHAPTER_PAGE "
+             f"(scripts/new_lesson.py)")
+    units = discover(project.unit_packages, langs)
     taken = {u.id for u in units.all} | {u.namespace for u in units.all}
     if ns in taken:
         fail(f"the name {ns!r} is already a unit's id or namespace: choose another SLUG (or NS=)")
@@ -179,29 +193,32 @@ def plan(root: Path, ref: str, slug: str, namespace: str | None, title: dict, qu
         fail(f"{ref} is already written ({written[ref].where}, docs/{written[ref].page}.md)")
     course_map = json.loads((root / "data" / "course-map.json").read_text(encoding="utf-8"))
     entry = planned(course_map, ref)
-    default = {"zh": slug.replace("-", " "), "en": slug.replace("-", " ").capitalize()}
-    t = {lang: title.get(lang) or entry.get("title", {}).get(lang) or default[lang] for lang in ("zh", "en")}
+    default = {lang: slug.replace("-", " ") for lang in langs} | {"en": slug.replace("-", " ").capitalize()}
+    t = {lang: title.get(lang) or entry.get("title", {}).get(lang) or default[lang] for lang in langs}
     q = {lang: question.get(lang) or entry.get("question", {}).get(lang) or PLACEHOLDER_QUESTION[lang]
-         for lang in ("zh", "en")}
+         for lang in langs}
     package = f"c{chapter}_{ns}"
-    fill = dict(REF=ref, REF_NAME=ref.upper(), NS=ns, PACKAGE=package, CHAPTER=chapter, NUMBER=number, SLUG=slug, TITLE=words(t),
-                QUESTION=words(q), TITLE_ZH=t["zh"], TITLE_EN=t["en"], QUESTION_ZH=q["zh"], QUESTION_EN=q["en"])
+    fill = dict(REF=ref, REF_NAME=ref.upper(), NS=ns, PACKAGE=package, CHAPTER=chapter, NUMBER=number, SLUG=slug)
+    fill |= {f"{k}_{lang.upper()}": v[lang] for k, v in (("TITLE", t), ("QUESTION", q)) for lang in langs}
+    fill.setdefault("TITLE_EN", t[langs[0]])   # the docstring's
+    page = Languages(langs).page_file
     files = {
         root / "lessons" / package / "__init__.py": LESSON_INIT.substitute(fill),
+        **words_files(root / "lessons" / package, langs, title=t, question=q),
         root / "lessons" / package / "numbers.py": LESSON_NUMBERS.substitute(fill),
-        root / "docs" / f"c{chapter}" / f"{slug}.md": LESSON_PAGE["zh"].substitute(fill),
-        root / "docs" / f"c{chapter}" / f"{slug}.en.md": LESSON_PAGE["en"].substitute(fill),
+        **{root / "docs" / page(f"c{chapter}/{slug}", lang): LESSON_PAGE[lang].substitute(fill) for lang in langs},
     }
     if f"c{chapter}" not in written:
         ch = planned(course_map, f"c{chapter}")
-        ct = {lang: ch.get("title", {}).get(lang) or {"zh": f"第 {chapter} 章", "en": f"Chapter {chapter}"}[lang]
-              for lang in ("zh", "en")}
-        cq = {lang: ch.get("question", {}).get(lang) or PLACEHOLDER_CHAPTER_QUESTION[lang] for lang in ("zh", "en")}
-        cfill = dict(CHAPTER=chapter, TITLE=words(ct), QUESTION=words(cq), TITLE_ZH=ct["zh"], TITLE_EN=ct["en"],
-                     QUESTION_ZH=cq["zh"], QUESTION_EN=cq["en"])
+        ct = {lang: ch.get("title", {}).get(lang) or CHAPTER_TITLE[lang].format(chapter=chapter) for lang in langs}
+        cq = {lang: ch.get("question", {}).get(lang) or PLACEHOLDER_CHAPTER_QUESTION[lang] for lang in langs}
+        cfill = dict(CHAPTER=chapter) | {f"{k}_{lang.upper()}": v[lang] for k, v in (("TITLE", ct), ("QUESTION", cq))
+                                          for lang in langs}
+        cfill.setdefault("TITLE_EN", ct[langs[0]])
         files[root / "chapters" / f"c{chapter}" / "__init__.py"] = CHAPTER_INIT.substitute(cfill)
-        files[root / "docs" / f"c{chapter}" / "index.md"] = CHAPTER_PAGE["zh"].substitute(cfill)
-        files[root / "docs" / f"c{chapter}" / "index.en.md"] = CHAPTER_PAGE["en"].substitute(cfill)
+        files.update(words_files(root / "chapters" / f"c{chapter}", langs, title=ct, question=cq))
+        files.update({root / "docs" / page(f"c{chapter}/index", lang): CHAPTER_PAGE[lang].substitute(cfill)
+                      for lang in langs})
     existing = [p.relative_to(root).as_posix() for p in files if p.exists()]
     if existing or (root / "lessons" / package).exists():
         fail(f"{', '.join(existing) or 'lessons/' + package} already exists: nothing was written")

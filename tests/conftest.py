@@ -36,7 +36,9 @@ from course.core.project import Paths  # noqa: E402
 from course.paths import PLOTLY_URI, ROOT  # noqa: E402
 from project_copy import copy_project, fresh_copy  # noqa: E402
 
-LANGS = ["zh", "en"]
+from course.project import LANGUAGES  # noqa: E402
+
+LANGS = list(LANGUAGES)   # the course's languages, the default first
 
 TIERS = {
     "browser": {"browser", "open_page", "server"},

@@ -2,9 +2,10 @@
 line, this course's units, the lessons, the chapters, the small model or a site engine; the small model
 (models/) imports nothing of the site; the MkDocs adapter is a plugin registered as an entry point."""
 import ast
+import re
 from importlib.metadata import entry_points
 
-from conftest import ROOT
+from conftest import LANGS, ROOT
 
 FORBIDDEN_IN_CORE = ("build", "course.common", "course.project", "course.paths", "course.mkdocs_plugin",
                      "course.mkdocs_shims",
@@ -58,3 +59,64 @@ def test_the_mkdocs_adapter_is_thin_and_patches_nothing_it_imports():
                 if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id in imported:
                     patched.append(ast.unparse(t))
         assert patched == [], f"{path.name} assigns to what it imported: {patched}"
+
+
+# ---------------------------------------------------------------- languages are data
+
+UNIT_CODE = ("lessons", "chapters", "course/common")
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def language_findings(path, root=ROOT) -> list[str]:
+    """Where a unit's code holds words or branches on a language, instead of asking its words files: a string
+    that is a language's code ({"zh": …}, lang == "en", x["zh"]), a name or keyword with a language's code as
+    a part (what_zh, zh=…), a comparison with the page's language (lang == …, " " * (lang == …)), a Chinese
+    string outside a docstring."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.body
+                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+
+    def is_lang(node) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "lang") or (isinstance(node, ast.Attribute) and node.attr == "lang")
+
+    def named_after_a_language(name: str) -> bool:
+        return any(part.lower() in LANGS for part in name.split("_"))
+
+    out = []
+    for node in ast.walk(tree):
+        where = f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if node.value in LANGS:
+                out.append(f"{where}: the language code {node.value!r}")
+            elif CJK.search(node.value):
+                out.append(f"{where}: Chinese words in code: {node.value[:40]!r}")
+        elif isinstance(node, ast.Compare) and any(is_lang(x) for x in [node.left, *node.comparators]):
+            out.append(f"{where}: a comparison with the page's language")
+        elif isinstance(node, ast.Name) and named_after_a_language(node.id):
+            out.append(f"{where}: the name {node.id!r}")
+        elif isinstance(node, ast.arg) and named_after_a_language(node.arg):
+            out.append(f"{where}: the parameter {node.arg!r}")
+        elif isinstance(node, ast.keyword) and node.arg and named_after_a_language(node.arg):
+            out.append(f"{where}: the keyword {node.arg}=")
+    return out
+
+
+def test_units_name_no_language_and_hold_no_words_in_code():
+    """Languages are data: the course's, its chapters' and its lessons' code computes and names keys, and
+    their words are in each unit's words.LANG.json (course/core/words.py); nothing in their code says which
+    languages there are, so adding one is adding files."""
+    files = [p for top in UNIT_CODE for p in sorted((ROOT / top).rglob("*.py"))]
+    assert files
+    found = [f for p in files for f in language_findings(p)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_language_test_finds_a_bilingual_literal_and_a_branch(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""A docstring may say 中文."""\n'
+                      'T = {"zh": "标题", "en": "Title"}\n'
+                      'def f(lang, what_zh):\n'
+                      '    return "，" if lang == LANG else ", "\n', encoding="utf-8")
+    found = language_findings(sample, tmp_path)
+    assert len(found) == 5, found   # "zh", "en", 标题, what_zh, lang == …

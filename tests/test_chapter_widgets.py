@@ -11,7 +11,7 @@ import pytest
 
 from course.common import twins
 from course.core import widgets
-from course.core.registry import LANGS
+from conftest import LANGS
 from course.project import units as discover
 
 UNITS = discover()
@@ -230,5 +230,5 @@ def test_widget_root_inside_a_tab_is_not_left_in_a_paragraph():
 def test_label_tables_have_both_languages(tmp_path):
     bad = tmp_path / "x.labels.json"
     bad.write_text(json.dumps({"title": {"zh": "标题"}}), encoding="utf-8")
-    with pytest.raises(widgets.WidgetError, match="x.labels.json: x.labels.title: a label needs exactly zh and en"):
-        widgets.load_labels(bad)
+    with pytest.raises(widgets.WidgetError, match="x.labels.json: labels.title: a label needs exactly zh and en"):
+        widgets.check_labels(widgets.load_labels(bad), bad.name, ("zh", "en"))

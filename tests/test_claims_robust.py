@@ -11,6 +11,7 @@ import pytest
 
 from course.common.measured import Results
 from course.core.numbers import build_registry, check_all_claims
+from course.project import LANGUAGES
 from models.results import RunResult
 
 LOSS_SHIFT = 0.003
@@ -70,7 +71,7 @@ def test_every_lesson_with_a_failing_note_is_named_not_only_the_first(tmp_path):
     from course.core.errors import ClaimError
     from course.core.numbers import check_all_claims
     from course.core.registry import Computed, Registry
-    reg = Registry()
+    reg = Registry(languages=LANGUAGES)
     reg.add("x", 1.0, "1", Computed(formula="x", sources=["here"]))
     units = []
     for name in ("first", "second"):

@@ -171,7 +171,7 @@ def test_a_page_naming_something_unknown_fails_with_the_page_and_the_name(reg, u
     from course.core.site import Site
     from course.project import project_at
     project = project_at(built)   # the session's built project: its figures exist (a fresh clone has none)
-    refs = build_references(load_course_map(project.paths.course_map), units.written(), project.paths.docs)
+    refs = build_references(load_course_map(project.paths.course_map), units.written(), project.paths.docs, project.languages)
     site = Site(project, units, reg, refs)
     with damaged(data_copy, rel, damage) as page:
         src = rel.removeprefix("docs/")

@@ -85,7 +85,7 @@ def test_every_answer_and_check_is_inside_a_closed_block_below_its_question(site
     blocks = [(m.start(), m.end()) for m in DETAILS.finditer(html)]
     assert blocks and not re.search(r"<details\b[^>]*\bopen\b", html), "a block is open"
     nb = read(lang)
-    answers, solutions = (html.count(f"<summary>{Site.FOLD_SUMMARY[k][lang]}</summary>") for k in ("answer", "solution"))
+    answers, solutions = (html.count(f"<summary>{Site.fold_summary(k, lang)}</summary>") for k in ("answer", "solution"))
     assert answers + solutions == len([c for c in nb.cells if has(c, "check")])
     assert solutions == len([c for c in nb.cells if has(c, "your-turn")])
     for i, c in enumerate(nb.cells):
@@ -104,7 +104,7 @@ def test_every_answer_and_check_is_inside_a_closed_block_below_its_question(site
 def test_no_run_output_between_a_prediction_and_its_answer_shows_unfolded(site_dir, lang):
     from course.core.site import Site
     html = page(site_dir, lang)
-    summary = f"<summary>{Site.FOLD_SUMMARY['output'][lang]}</summary>"
+    summary = f"<summary>{Site.fold_summary('output', lang)}</summary>"
     asked, folded = False, []
     for c in read(lang).cells:
         if has(c, "prediction"):
@@ -144,7 +144,7 @@ def test_the_set_up_is_folded_and_the_first_exercise_comes_next(site_dir, lang):
     assert "jp-CodeCell" not in before, "code the reader must scroll past before the first exercise"
     assert "LABELS" not in before and "find_project" not in before
     from course.core.site import Site
-    assert f"<summary>{Site.FOLD_SUMMARY['setup'][lang]}</summary>" in html[:first]
+    assert f"<summary>{Site.fold_summary('setup', lang)}</summary>" in html[:first]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

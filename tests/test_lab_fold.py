@@ -13,6 +13,7 @@ import pytest
 
 from course.core.notebooks import learner_copy
 from course.core.site import fold_groups, folded_outputs, notebook_cells
+from course.project import LANGUAGES
 
 
 def cell(kind: str, cid: str, tags: list[str], source: str, printed: str | None = None):
@@ -80,8 +81,8 @@ def site_for_tests():
     from course.core.site import Site
     from course.project import PROJECT, units
     found = units()
-    return Site(PROJECT, found, Registry(), build_references(load_course_map(PROJECT.paths.course_map),
-                                                             found.written(), PROJECT.paths.docs))
+    return Site(PROJECT, found, Registry(languages=LANGUAGES), build_references(load_course_map(PROJECT.paths.course_map),
+                                                             found.written(), PROJECT.paths.docs, PROJECT.languages))
 
 
 def test_page_shows_answers_only_inside_closed_blocks_labelled_in_its_language(rendered):
@@ -91,8 +92,8 @@ def test_page_shows_answers_only_inside_closed_blocks_labelled_in_its_language(r
         page = site.notebook_html(rendered, src, url)
         blocks = re.findall(r"<details class=\"lab-fold lab-(\w+)[^\"]*\"><summary>(.*?)</summary>(.*?)</details>", page, re.S)
         assert [(kind, summary) for kind, summary, _ in blocks] == [
-            ("setup", site.FOLD_SUMMARY["setup"][lang]), ("output", site.FOLD_SUMMARY["output"][lang]),
-            ("answer", site.FOLD_SUMMARY["answer"][lang]), ("answer", site.FOLD_SUMMARY["solution"][lang])]
+            ("setup", site.fold_summary("setup", lang)), ("output", site.fold_summary("output", lang)),
+            ("answer", site.fold_summary("answer", lang)), ("answer", site.fold_summary("solution", lang))]
         outside = re.sub(r"<details.*?</details>", "", page, flags=re.S)
         assert "✓ right" not in outside and "predicted</span> <span class=\"o\">=</span> <span class=\"mi\">2" not in outside
         assert "✓ right" in blocks[2][2] and "✓ written" in blocks[3][2] and "<details open" not in page

@@ -20,6 +20,7 @@ import re
 
 import pytest
 
+from conftest import LANGS
 from course.paths import DOCS, ROOT
 from course.project import units as discover
 
@@ -67,11 +68,12 @@ def test_a_lesson_has_what_every_lesson_must_have(unit):
     assert unit.order[0] in chapters, (
         f"{where(unit)}: chapter C{unit.order[0]} has no package; create chapters/c{unit.order[0]}/__init__.py "
         f"with UNIT = Unit(id='c{unit.order[0]}', kind='chapter', order=({unit.order[0]},), namespace='c{unit.order[0]}', "
-        f"title=..., question=..., pages=('c{unit.order[0]}/index',)) (README.md, 'Adding a chapter')")
+        f"pages=('c{unit.order[0]}/index',)), and its title and question in words.LANG.json beside it "
+        f"(README.md, 'Adding a chapter')")
     same = [u.id for u in LESSONS if u.order == unit.order and u is not unit]
     assert not same, f"{where(unit)}: lessons {same} have the same order {unit.order}; each lesson its own n"
-    for lang in ("zh", "en"):
-        assert unit.title.get(lang), f"{where(unit)}: add its title in {lang} (title={{'zh': …, 'en': …}})"
+    for lang in LANGS:
+        assert unit.title.get(lang), f"{where(unit)}: add its title in {lang} (\"title\" in words.{lang}.json)"
     assert unit.pages, f"{where(unit)}: name its page, pages=('c{unit.order[0]}/<slug>',)"
     for lang in ("zh", "en"):
         text = page(unit, lang)
@@ -107,15 +109,15 @@ def test_both_languages_name_the_same_numbers_labels_and_shortcodes(unit):
 def refs():
     """The course's references as the build makes them: the course map's plans with the written units in it."""
     from course.core.references import build_references, load_course_map
-    return build_references(load_course_map(ROOT / "data" / "course-map.json"), UNITS.written(), DOCS)
+    return build_references(load_course_map(ROOT / "data" / "course-map.json"), UNITS.written(), DOCS, LANGS)
 
 
 @pytest.mark.parametrize("unit", LESSONS, ids=IDS)
 def test_the_course_map_lists_the_lesson_with_its_question(unit, refs):
     """The course map, the navigation and the chapter's lesson list name a lesson by its unit's title and
     question: nothing to add to data/course-map.json."""
-    for lang in ("zh", "en"):
-        assert unit.question.get(lang), f"{where(unit)}: add the question it answers in {lang} (question={{'zh': …, 'en': …}})"
+    for lang in LANGS:
+        assert unit.question.get(lang), f"{where(unit)}: add the question it answers in {lang} (\"question\" in words.{lang}.json)"
     assert refs.target(unit.ref).written and refs.target(unit.ref).page == unit.pages[0], \
         f"{where(unit)}: the course map does not reach its page"
     lessons = [x.id for x in refs.chapter(unit.chapter_ref).lessons]

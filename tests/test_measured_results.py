@@ -13,6 +13,7 @@ from course.core.figures import write_figures
 from course.core.numbers import build_registry, check_all_claims
 from course.paths import RESULTS, ROOT
 from course.core.registry import Registry
+from course.project import LANGUAGES
 from course.project import units as discover
 from models.measure import experiments, stale
 
@@ -46,7 +47,7 @@ def test_every_run_has_every_seed(results):
 
 
 def test_every_run_has_its_spread_in_the_registry(results):
-    reg = Registry()
+    reg = Registry(languages=LANGUAGES)
     add_chapter(reg, load_inputs())
     for name, runs in results.runs.items():
         k = f"run.{name}.final_val_loss"
@@ -59,7 +60,7 @@ def test_every_run_has_its_spread_in_the_registry(results):
 
 
 def test_a_paired_comparison_is_seed_by_seed(results):
-    reg = Registry()
+    reg = Registry(languages=LANGUAGES)
     compare(reg, "x", results, "c4_layernorm", "c4_baseline", "final_val_loss")
     diffs = [a.metrics.final_val_loss - b.metrics.final_val_loss
              for a, b in zip(results.runs["c4_layernorm"], results.runs["c4_baseline"])]
@@ -159,7 +160,7 @@ def test_the_cross_machine_drift_is_the_largest_move_of_a_final_loss_by_learning
         "c4_baseline": {s: v + (0.05 if s == "1338" else -0.01) for s, v in base.items()},
         "c4_baseline_lr1e-3": {s: v + 1e-4 for s, v in low.items()}, "no_such_run": {"1337": 1.0},
         "c4_layernorm": {"1337": 99.0}}, recorded_differently={"c4_layernorm": ["trace_steps"]})
-    reg = Registry()
+    reg = Registry(languages=LANGUAGES)
     add_drift(reg, results, other)
     assert reg["measure.drift.results"].value == 6
     assert reg["measure.drift.lr_3e-3.max"].value == pytest.approx(0.05)

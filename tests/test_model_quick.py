@@ -5,6 +5,7 @@ import json
 
 from course.common.measured import add_run
 from course.core.registry import Registry
+from course.project import LANGUAGES
 from models.measure import bench_hash, experiments, provenance, run_hash, run_key, run_one, train_jobs
 from models.results import BenchResult, RunResult
 from models.train import quick_config
@@ -76,7 +77,7 @@ def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path, trains):
     text = json.dumps({"hash": "x", "key": run_key(ROOT, cfg, "cpu"), "quick": True,
                        "provenance": provenance(ROOT, "cpu", cfg.seed), **r},
                       allow_nan=False)  # JSON without NaN: non-finite values are recorded as null
-    reg = Registry()
+    reg = Registry(languages=LANGUAGES)
     add_run(reg, "blows_up", [RunResult.model_validate_json(text)])
     assert reg["run.blows_up.diverged_seeds"].value == 1
     assert reg["run.blows_up.final_val_loss"].value == "undefined"

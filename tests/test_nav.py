@@ -9,7 +9,7 @@ import re
 import yaml
 
 from course.core.references import build_references, load_course_map, nav_entries
-from course.core.registry import LANGS
+from conftest import LANGS
 from course.paths import COURSE_MAP, DOCS, ROOT
 from course.project import units as discover
 
@@ -32,7 +32,7 @@ def leaves(nav) -> list[str]:
 
 def expected(lang: str):
     units = discover()
-    refs = build_references(load_course_map(COURSE_MAP), units.written(), DOCS)
+    refs = build_references(load_course_map(COURSE_MAP), units.written(), DOCS, LANGS)
     overview = {u.ref: u.overview for u in units.chapters if u.overview}
     return units, nav_entries(refs, lang, overview)
 

@@ -96,7 +96,7 @@ def test_both_languages_have_the_same_cells_and_the_same_code():
             continue
         assert code_shape(a.source) == code_shape(b.source), f"cell {a.id}: the code differs between the languages"
         if "setup" not in a.metadata.get("tags", []):
-            assert strings_of(a.source) == strings_of(b.source), f"cell {a.id}: strings differ (they go in lab.LABELS)"
+            assert strings_of(a.source) == strings_of(b.source), f"cell {a.id}: strings differ (they go in the lesson's words, lab.*)"
     anchors = [a for c in zh.cells if c.cell_type == "markdown" for a in ANCHOR.findall(c.source)]
     assert anchors == SECTIONS
 
@@ -111,10 +111,16 @@ def test_labels_have_the_same_keys_and_placeholders_in_both_languages():
         assert not re.search(r"[\u3400-\u9fff]", en[k].replace("(苹果)", "")), (k, en[k])
 
 
+def messages(lang: str) -> dict[str, str]:
+    """What the lab's checks say in one language: the words check.* of the lesson."""
+    words = json.loads((ROOT / f"lessons/c4_normalization/words.{lang}.json").read_text(encoding="utf-8"))
+    return {k.removeprefix("check."): v for k, v in words.items() if k.startswith("check.")}
+
+
 def test_chinese_labels_and_messages_use_full_width_punctuation():
     """Half-width , : ; ( ) ? next to a Chinese character is a converted sentence, not a native one."""
-    from lessons.c4_normalization.lab import MESSAGES, labels
-    texts = list(flat(labels("zh")).values()) + [m["zh"] for m in MESSAGES.values()]
+    from lessons.c4_normalization.lab import labels
+    texts = list(flat(labels("zh")).values()) + list(messages("zh").values())
     for text in texts:
         assert not re.search(r"[\u3400-\u9fff][,:;()?]|[,:;()?][\u3400-\u9fff]", text), text
 
@@ -186,10 +192,10 @@ def test_batchnorm_inference_check_names_the_mistake():
 
 
 def test_check_messages_exist_in_both_languages_with_the_same_placeholders():
-    from lessons.c4_normalization.lab import MESSAGES
-    for key, texts in MESSAGES.items():
-        assert set(texts) == {"zh", "en"}, key
-        assert placeholders(texts["zh"]) == placeholders(texts["en"]), key
+    zh, en = messages("zh"), messages("en")
+    assert zh.keys() == en.keys()
+    for key in zh:
+        assert placeholders(zh[key]) == placeholders(en[key]), key
 
 
 def test_check_prediction_passes_a_right_one_and_fails_a_wrong_one(capsys, monkeypatch):

@@ -115,7 +115,8 @@ def test_typed_number_detector_catches_hand_typed_numbers():
     assert typed_forms("4") == set()
     assert typed_forms("2026-11-30") == {"2026-11-30"}
     from course.core.registry import Computed, Registry
-    reg = Registry()
+    from course.project import LANGUAGES
+    reg = Registry(languages=LANGUAGES)
     reg.add("x.params", 660480, "660,480", Computed(formula="f", sources=["s"]))
     reg.add("x.share", 0.616, "61.6%", Computed(formula="f", sources=["s"]))
     assert typed_numbers_in("the model has 660,480 of them <!-- n:x.params -->", reg) != []

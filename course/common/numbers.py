@@ -13,6 +13,9 @@ from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, scientific
 from course.core.registry import Cited, Computed, Registry, Words
 from course.core.schema import Bilingual
+from course.project import words as words_of
+
+WORDS = words_of(__file__)   # course/common/words.LANG.json
 
 ANCHOR = "data/anchor-model.json"
 FRONTIER = "data/frontier-models.json"
@@ -33,14 +36,10 @@ def anchor_source(field: str) -> str:
     return f"{ANCHOR} (config.text_config.{field})"
 
 
-# how a frontier model's config was obtained (FileProvenance.grade), for a Chinese page's tooltip
-GRADE_ZH = {"official file": "官方文件", "official code": "官方代码", "vendored copy": "本项目存的副本",
-            "report": "技术报告", "paper table": "论文表格", "secondary source": "二手来源"}
-
-
 def frontier_source(name: str, grade: str) -> Words:
-    """'data/frontier-models.json (Kimi K3; official file)', with the Chinese page's own punctuation."""
-    return {"zh": f"{FRONTIER}（{name}，{GRADE_ZH[grade]}）", "en": f"{FRONTIER} ({name}; {grade})"}
+    """'data/frontier-models.json (Kimi K3; official file)', in each language's words and punctuation: how the
+    config was obtained (FileProvenance.grade) is the word grade.GRADE ("official file": grade.official_file)."""
+    return WORDS("frontier_source", file=FRONTIER, name=name, grade=WORDS("grade." + grade.replace(" ", "_")))
 
 
 def add_anchor(reg: Registry, inputs: Inputs) -> None:
@@ -69,11 +68,9 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
             computed("linear_value_head_dim", src("linear_value_head_dim")))
     n_full = sum(x == "full_attention" for x in t.layer_types)
     reg.add("anchor.full_attention_layers", n_full, integer(n_full),
-            computed({"zh": "layer_types 中 'full_attention' 的个数", "en": "count of 'full_attention' in layer_types"},
-                     src("layer_types")))
+            computed(WORDS("anchor.full_attention_layers"), src("layer_types")))
     reg.add("anchor.linear_attention_layers", L - n_full, integer(L - n_full),
-            computed({"zh": "layer_types 中 'linear_attention' 的个数", "en": "count of 'linear_attention' in layer_types"},
-                     src("layer_types")))
+            computed(WORDS("anchor.linear_attention_layers"), src("layer_types")))
     reg.add("anchor.eps", t.rms_norm_eps, scientific(t.rms_norm_eps), computed("rms_norm_eps", src("rms_norm_eps")))
 
     writes = f.residual_writes(L)
@@ -88,14 +85,12 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
     for part, n in ledger.items():
         reg.add(f"anchor.params.{part}", n, integer(n),
                 computed(f"anchor_ledger()['{part}']", ANCHOR, FORMULAS))
-    reg.add("anchor.params.total", total, integer(total), computed({"zh": "参数账本各项之和", "en": "sum of the ledger"}, ANCHOR, FORMULAS))
+    reg.add("anchor.params.total", total, integer(total), computed(WORDS("anchor.params.total"), ANCHOR, FORMULAS))
     official = int(a.facts.official_parameter_total.value)
     reg.add("anchor.params.official_total", official, integer(official),
             computed("facts.official_parameter_total (safetensors headers)", f"{ANCHOR} (facts)"))
     reg.add("anchor.ffn_share", ledger["ffn"] / total, percent(ledger["ffn"] / total, 1),
-            computed({"zh": f"{L} 个解码层的 FFN 参数 / 检查点的全部参数（MTP 层的 FFN、视觉编码器的 MLP 都不计入分子）",
-                      "en": f"FFN weights of the {L} decoder layers / all weights in the checkpoint (the MTP layer's FFN "
-                            "and the vision encoder's MLPs are not in the numerator)"}, ANCHOR, FORMULAS))
+            computed(WORDS("anchor.ffn_share", layers=L), ANCHOR, FORMULAS))
     reg.add("anchor.norm_share", ledger["norms"] / total, percent(ledger["norms"] / total, 4),
             computed("(2·L·d + d) / all parameters", ANCHOR, FORMULAS))
     # one decoder layer's parts, for the decoder-flow widget: parameters per layer, not summed over layers
@@ -126,8 +121,7 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
     x = fm.by_name("DeepSeek-V4-Flash").swiglu_limit
     unbounded = f.silu(x) * x
     reg.add("swiglu.silu_at_limit_times_limit", unbounded, fixed(unbounded, 3),
-            computed({"zh": "x 取 DeepSeek V4 的 swiglu_limit 时的 SiLU(x)·x", "en": "SiLU(x)·x at x = DeepSeek V4's swiglu_limit"},
-                     FRONTIER, FORMULAS))
+            computed(WORDS("swiglu.silu_at_limit_times_limit"), FRONTIER, FORMULAS))
 
 
 def add_project(reg: Registry, inputs: Inputs) -> None:
@@ -164,6 +158,7 @@ def add_citations(reg: Registry, inputs: Inputs) -> None:
 
 
 def words(w: str | Bilingual) -> Words:
+    """A data file's words: one text for every language, or one per language."""
     return w if isinstance(w, str) else w.model_dump()
 
 

@@ -252,7 +252,7 @@ class Citations(Strict):
 
 class EvolutionCell(Strict):
     did: Bilingual
-    stuck: Bilingual = Bilingual(zh="", en="")
+    stuck: Bilingual = Bilingual({})   # none: the cell says only what the generation did
 
 
 class EvolutionRow(Strict):
@@ -271,7 +271,7 @@ class EvolutionTable(Strict):
     def _rows_fill_columns(self):
         for i, r in enumerate(self.rows):
             if len(r.cells) != len(self.columns):
-                raise ValueError(f"rows[{i}] ({r.part.en}) has {len(r.cells)} cells for {len(self.columns)} columns")
+                raise ValueError(f"rows[{i}] ({r.lesson}) has {len(r.cells)} cells for {len(self.columns)} columns")
         return self
 
 

@@ -7,19 +7,16 @@ import json
 import re
 
 from course.common.schema import Citations, EvolutionTable
-from course.paths import DATA
 from course.core.schema import load
+from course.paths import DATA
+from course.project import words
 
-LABELS = {"zh": {"part": "部件", "stuck": "短板：", "gap": "", "here": "（本课）"},   # no space after a full-width mark
-          "en": {"part": "Part", "stuck": "Limit:", "gap": " ", "here": " (this lesson)"}}
+WORDS = words(__file__)   # course/common/words.LANG.json
 TAG = re.compile(r"<[^>]+>")
 
 
 def anchor_name() -> str:
     return json.loads((DATA / "anchor-model.json").read_text(encoding="utf-8"))["name"]
-
-
-LATER = {"zh": "这一行留到{lesson}再讲。", "en": "{lesson} fills in this row."}
 
 
 def evolution(ctx) -> str:
@@ -28,7 +25,7 @@ def evolution(ctx) -> str:
     narrower than 32rem, 640 px: a phone). The anchor model's column, the one the course follows, is marked in
     both layouts. Explicit table roles keep the table a table to assistive technology in the card layout."""
     t = load(DATA / "evolution.json", EvolutionTable)
-    lang, lab = ctx.lang, LABELS[ctx.lang]
+    lang, say = ctx.lang, WORDS.lang(ctx.lang)
     lessons = {u.id: u for u in ctx.units.lessons}
     anchor = anchor_name()
     is_anchor = [anchor in c[lang] for c in t.columns]
@@ -48,12 +45,12 @@ def evolution(ctx) -> str:
         if r.lesson in later:
             link = ctx.expand(f"<!-- ref:{lessons[r.lesson].ref} -->")
             cells.append(f'<td role="cell" class="evo-later" colspan="{len(r.cells)}">'
-                         f'{LATER[lang].format(lesson=link)}</td>')
+                         f'{say("evolution.later", lesson=link)}</td>')
         for i, c in enumerate(r.cells if r.lesson not in later else ()):
-            stuck = c.stuck[lang]
+            stuck = c.stuck.get(lang)
             body = ctx.expand(c.did[lang])
             if stuck:
-                body += f'<div class="evo-stuck"><strong>{lab["stuck"]}</strong>{lab["gap"]}{ctx.expand(stuck)}</div>'
+                body += f'<div class="evo-stuck">{say("evolution.stuck", limit=ctx.expand(stuck))}</div>'
             # the generation's name over the cell, shown in the card layout only (screen readers have the header)
             when = f'<div class="evo-when" aria-hidden="true">{html.escape(whens[i])}</div>'
             cells.append(f'<td role="cell"{col(i)}>{when}{body}</td>')
@@ -63,25 +60,22 @@ def evolution(ctx) -> str:
         if lesson and lesson.pages and not current:
             part = f'<a href="{ctx.link(lesson.pages[0])}">{part}</a>'
         if current:
-            part += lab["here"]
+            part += say("evolution.here")
         cls = ' class="evo-current"' if current else ""
         rows.append(f'<tr role="row"{cls} data-lesson="{html.escape(r.lesson)}">'
                     f'<th scope="row" role="rowheader">{part}</th>{"".join(cells)}</tr>')
     return (f'<div class="evolution-table" data-table="evolution"><table class="evo-grid" role="table">'
             f'<caption>{t.title[lang]}</caption>'
-            f'<thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">{lab["part"]}</th>{head}</tr></thead>'
+            f'<thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">{say("evolution.part")}</th>{head}</tr></thead>'
             f'<tbody role="rowgroup">{"".join(rows)}</tbody></table>'
             f'<p class="evo-note">{ctx.expand(t.note[lang])}</p></div>')
-
-
-KINDS = {"zh": {"blog": "博客文章", "model card": "模型卡"}, "en": {"blog": "blog post", "model card": "model card"}}
 
 
 def references(ctx) -> str:
     c = load(DATA / "citations.json", Citations)
     items = []
     for key, p in sorted(c.papers.items(), key=lambda kv: (kv[1].authors, kv[1].year)):
-        kind = f' [{KINDS[ctx.lang][p.kind]}]' if p.kind != "paper" else ""
+        kind = f' [{WORDS.lang(ctx.lang)("reference." + p.kind.replace(" ", "_"))}]' if p.kind != "paper" else ""
         quote = f'<blockquote class="ref-quote" lang="en">{html.escape(p.quote)}</blockquote>' if p.quote else ""
         items.append(f'<li id="ref-{key}" data-kind="{html.escape(p.kind)}">{html.escape(p.authors)} ({p.year}). '
                      f'<em>{html.escape(p.title)}</em>. {html.escape(p.venue)}{kind}. '

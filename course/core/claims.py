@@ -1,6 +1,6 @@
 """Reading notes as claims: each qualitative sentence about our runs carries a check the build evaluates.
 
-A lesson's claims.json holds the sentences (both languages, numbers only as `<!-- n:KEY -->`) and, for
+A lesson's claims.json holds the sentences (one per language, numbers only as `<!-- n:KEY -->`) and, for
 each, a condition over registry values written with keys in braces, e.g.
     "{normalization.compare.ln_vs_rms.final_val_loss.diff.max} < 0"   (LayerNorm lower in every seed)
 Only arithmetic, comparisons, and/or/not, abs/min/max are allowed. When a rerun no longer supports a
@@ -13,7 +13,7 @@ import operator
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from course.core.errors import ClaimError  # noqa: F401 (raised here, caught by the build)
 from course.core.registry import Registry
@@ -26,37 +26,46 @@ SHORTCODES = re.compile(r"<!--\s*(?:n|ref):[^>]*?-->")
 
 
 
-class Claim(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+def _no_typed_numbers(text: str) -> str:
+    bare = SHORTCODES.sub("", text)
+    if TYPED_NUMBER.search(bare):
+        raise ValueError(f"a number is typed into the sentence (use <!-- n:KEY -->): {text!r}")
+    return text
+
+
+class Sentences(BaseModel):
+    """A sentence in each language: every field but the named ones is a language ("zh": …, "en": …), checked
+    for a typed number here and for the project's languages by the build (`missing`)."""
+    model_config = ConfigDict(extra="allow")
+
+    @model_validator(mode="after")
+    def _texts(self):
+        for lang, text in self.texts().items():
+            if not isinstance(text, str):
+                raise ValueError(f"{lang}: expected the sentence in that language, got {text!r}")
+            _no_typed_numbers(text)
+        return self
+
+    def texts(self) -> dict[str, str]:
+        """Language → the sentence in it."""
+        return dict(self.model_extra or {})
+
+    def __getitem__(self, lang: str) -> str:
+        return self.texts()[lang]
+
+    def missing(self, languages) -> list[str]:
+        return [lang for lang in languages if lang not in self.texts()]
+
+
+class Claim(Sentences):
     id: str
-    zh: str
-    en: str
     check: str          # the condition, keys in braces
     why: str            # what the condition tests, for whoever edits it
-
-    @field_validator("zh", "en")
-    @classmethod
-    def _no_typed_numbers(cls, text: str) -> str:
-        bare = SHORTCODES.sub("", text)
-        if TYPED_NUMBER.search(bare):
-            raise ValueError(f"a number is typed into the sentence (use <!-- n:KEY -->): {text!r}")
-        return text
-
-
-class Bilingual(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    zh: str
-    en: str
-
-    @field_validator("zh", "en")
-    @classmethod
-    def _no_typed_numbers(cls, text: str) -> str:
-        return Claim._no_typed_numbers(text)
 
 
 class Claims(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    provenance: Bilingual   # the note above the claims: device, date, commit, corpus, seeds
+    provenance: Sentences   # the note above the claims: device, date, commit, corpus, seeds
     claims: list[Claim]
 
 
@@ -117,14 +126,17 @@ def evaluate(check: str, reg: Registry) -> tuple[bool, dict]:
 
 
 def check_claims(reg: Registry, path: Path, paths=None) -> int:
-    """Evaluate every claim; raise ClaimError naming each one that fails. Returns how many hold."""
+    """Evaluate every claim; raise ClaimError naming each one that fails (or lacks a sentence in one of the
+    registry's languages). Returns how many hold."""
     notes = load_claims(path)
     claims = notes.claims
-    failures = [f"provenance note names unknown key {key!r}"
-                for text in (notes.provenance.zh, notes.provenance.en)
-                for key in SHORTCODE_KEY.findall(text) if key not in reg]
+    failures = [f"the provenance note has no sentence in {lang}" for lang in notes.provenance.missing(reg.languages)]
+    failures += [f"provenance note names unknown key {key!r}"
+                 for text in notes.provenance.texts().values()
+                 for key in SHORTCODE_KEY.findall(text) if key not in reg]
     for c in claims:
-        for text in (c.zh, c.en):
+        failures += [f"claim {c.id!r} has no sentence in {lang}" for lang in c.missing(reg.languages)]
+        for text in c.texts().values():
             for key in SHORTCODE_KEY.findall(text):
                 if key not in reg:
                     failures.append(f"claim {c.id!r}: its sentence names unknown key {key!r}")
@@ -134,9 +146,11 @@ def check_claims(reg: Registry, path: Path, paths=None) -> int:
             failures.append(f"claim {c.id!r}: {e}")
             continue
         if not holds:
-            seen = ", ".join(f"{k} = {reg[k].text['en']}" for k in values)
+            last = reg.languages[-1] if reg.languages else None
+            seen = ", ".join(f"{k} = {reg[k].text[last] if last else reg[k].value}" for k in values)
+            sentence = c.texts().get(last, next(iter(c.texts().values()), ""))
             failures.append(f"claim {c.id!r} no longer holds: {c.check}  [{seen}]  ({c.why})\n"
-                            f"      sentence: {c.en}")
+                            f"      sentence: {sentence}")
     if failures:
         name = paths.relative(path) if paths else path.as_posix()
         raise ClaimError(f"{name}: {len(failures)} reading note(s) not supported by the results:\n    "

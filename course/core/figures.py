@@ -1,6 +1,6 @@
 """Figure helpers and the figures stage: every unit's figures, written into figures/.
 
-figures/NAME.json holds one {data, layout, alt} per language; docs/assets/js/figures.js draws it on the
+figures/NAME.json holds one {data, layout, alt} per language the project declares; docs/assets/js/figures.js draws it on the
 site with the site's local plotly.js and applies the reader's palette (text and grid colors) at draw
 time, so trace colors are mid-tones readable on both backgrounds. Beside it, figures/NAME.LANG.html is
 the figure on its own, for an author to open or embed: a page with the figure's data and its text
@@ -14,7 +14,6 @@ from pathlib import Path
 
 from course.core.files import write_atomic
 from course.core.project import Paths
-from course.core.registry import LANGS
 from course.core.units import Units
 
 REFERENCE_COLOR = "#888888"   # reference lines (the unigram baseline) in every figure
@@ -37,7 +36,7 @@ def band(x: list, lo: list, hi: list, color: str, group: str, **kw) -> list[dict
 
 
 def build_figures(units: Units, sources) -> dict[str, dict]:
-    return {fig.name: {lang: fig.build(sources, lang) for lang in LANGS} for _, fig in units.figures()}
+    return {fig.name: {lang: fig.build(sources, lang) for lang in units.languages} for _, fig in units.figures()}
 
 
 # The palettes of the standalone pages: the text and grid colors CW.colors (docs/assets/js/common.js) gives
@@ -95,10 +94,10 @@ def standalone_html(fig: dict, lang: str, plotly: str) -> str:
                              dark=PALETTES["dark"], data=data.replace("</", "<\\/"))
 
 
-def figure_files(names: list[str], paths: Paths, out: Path | None = None) -> list[Path]:
+def figure_files(names: list[str], paths: Paths, languages: tuple[str, ...], out: Path | None = None) -> list[Path]:
     """Every file the figures stage writes for these figures."""
     out = out or paths.figures
-    return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.html" for n in names for lang in LANGS]
+    return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.html" for n in names for lang in languages]
             + [out / paths.plotly_js.name])
 
 
@@ -110,7 +109,7 @@ def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) 
         path = out / f"{name}.json"
         write_atomic(path, json.dumps(fig, ensure_ascii=False, separators=(",", ":")) + "\n")
         written.append(path)
-        for lang in LANGS:
+        for lang in units.languages:
             write_atomic(out / f"{name}.{lang}.html", standalone_html(fig[lang], lang, paths.plotly_js.name))
     plotly = out / paths.plotly_js.name  # one copy beside the pages, shared by all of them
     if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():

@@ -13,7 +13,7 @@ from course.core.units import Units
 def build_registry(units: Units, inputs, root: Path | None = None) -> Registry:
     """`inputs` is the project's validated inputs (with its measured results), handed to every unit.
     `root` makes each number's defining file relative to the project."""
-    reg = Registry(root)
+    reg = Registry(root, units.languages)
     for unit in units.all:
         if unit.numbers:
             unit.numbers(reg.scope(unit.namespace), inputs)

@@ -66,7 +66,7 @@ class Pipeline:
     @cached_property
     def _discovered(self) -> tuple[Units, Reads]:
         with recorder(self.project.paths.root).recording() as reads:
-            units = discover(self.project.unit_packages)
+            units = discover(self.project.unit_packages, self.project.languages)
         return units, reads
 
     @property
@@ -188,7 +188,7 @@ class Pipeline:
             return [paths.registry]
         if stage == "figures":
             from course.core.figures import figure_files
-            return figure_files([f.name for _, f in self.units.figures()], paths)
+            return figure_files([f.name for _, f in self.units.figures()], paths, self.project.languages)
         if stage == "notebooks":
             from course.core.notebooks import executed_path, sources
             return [executed_path(paths, p) for p in sources(paths)]
@@ -202,7 +202,8 @@ class Pipeline:
         inputs = self.project.load_inputs()
         paths = self.project.paths
         try:
-            refs = build_references(load_course_map(paths.course_map), self.units.written(), paths.docs)
+            refs = build_references(load_course_map(paths.course_map), self.units.written(), paths.docs,
+                                    self.project.languages)
         except ValueError as e:
             raise InputError(f"{paths.relative(paths.course_map)}: {e}") from None
         notes = [u.validate(inputs) for u in self.units.all if u.validate]

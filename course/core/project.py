@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Protocol
 
+from course.core.languages import Languages
+
 
 @dataclass(frozen=True)
 class Paths:
@@ -75,4 +77,10 @@ class Project:
     code_packages: tuple[str, ...]
     load_inputs: Callable[[], Any]                # the validated inputs every unit's numbers receive
     figure_sources: Callable[[], Any]             # what the figure builders draw from (measured results)
+    # the languages the site is written in, the default (served at the site's root) first: every page, every
+    # unit's words file (course/core/words.py) and every figure comes in each (course/core/languages.py)
+    languages: tuple[str, ...]
     measurements: Optional[Measurements] = None
+
+    def __post_init__(self):
+        Languages(self.languages)   # one or more, each once

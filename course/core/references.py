@@ -26,11 +26,17 @@ from typing import Optional
 
 from pydantic import Field
 
+from course.core.languages import Languages
 from course.core.schema import Bilingual, Strict, load
+from course.core.words import core_words
 
 REF = re.compile(r"<!--\s*ref:([\w.\-]+)(?:#([\w\-]+))?(?:\s+(\w+))?\s*-->")
 HEADING_ID = re.compile(r"^#{1,6}\s+(.*?)\s*\{#([\w\-]+)[^}]*\}\s*$", re.M)
-PLANNED = {"zh": "（计划中）", "en": " (planned)"}
+
+
+def planned_mark(lang: str) -> str:
+    """What a planned target's label ends with ("（计划中）", " (planned)")."""
+    return core_words().lang(lang)("ref.planned")
 
 
 class Topic(Strict):
@@ -91,10 +97,7 @@ def _chapter_order(ch: "ChapterEntry") -> tuple:
 
 def _words(given: dict, planned: Optional[Bilingual], what: str, w: Written) -> Bilingual:
     if given:
-        try:
-            return Bilingual(**given)
-        except Exception:
-            raise ValueError(f"{w.where}: its {what} needs exactly the keys zh and en, got {sorted(given)}") from None
+        return Bilingual(given)
     if planned is None:
         raise ValueError(f"{w.where}: {w.ref} has no {what}: give its unit one (the course map plans no "
                          f"entry {w.ref} that has one)")
@@ -151,6 +154,7 @@ class References:
     map: CourseMap
     targets: dict[str, Target]
     docs: Path
+    languages: Languages
     _headings: dict = field(default_factory=dict)
 
     def __contains__(self, ref: str) -> bool:
@@ -174,7 +178,7 @@ class References:
         """Heading id → heading text (Markdown source) of a written page in one language."""
         key = (page, lang)
         if key not in self._headings:
-            path = self.docs / (page + (".en.md" if lang == "en" else ".md"))
+            path = self.docs / self.languages.page_file(page, lang)
             text = path.read_text(encoding="utf-8") if path.exists() else ""
             self._headings[key] = {m.group(2): m.group(1) for m in HEADING_ID.finditer(text)}
         return self._headings[key]
@@ -186,31 +190,28 @@ class References:
         if t.kind == "lesson":
             if t.number.endswith("-lab"):
                 text = t.title[lang]
-            elif lang == "zh":
-                text = f"第 {t.number} 课" + ("" if short else f" {t.title.zh}")
             else:
-                text = f"Lesson {t.number}" + ("" if short else f" ({t.title.en})")
+                say = core_words().lang(lang)
+                text = say("ref.lesson_short", number=t.number) if short else \
+                    say("ref.lesson", number=t.number, title=t.title[lang])
             if t.chapter != here_chapter:
                 text = f"{ch.id.upper()} {text}"
         elif t.kind == "chapter" and short:
             text = ch.id.upper()
         else:
             text = name
-        return text if t.written else text + PLANNED[lang]
-
-
-NAV_TEXT = {"zh": {"lesson": "第 {number} 课 {title}", "overview": "概览"},
-            "en": {"lesson": "Lesson {number} {title}", "overview": "Overview"}}
+        return text if t.written else text + planned_mark(lang)
 
 
 def nav_entries(refs: References, lang: str, overview: dict[str, dict]) -> list[tuple[str, list[tuple[str, str]]]]:
     """The written chapters as the navigation lists them, in the map's order: (the chapter's title, [(an
     entry's title, its docs page)]), its overview page first (titled `overview[chapter]` or the course's
     word for an overview), then its written lessons and notebooks. A notebook's page ends in ".ipynb"."""
+    say = core_words().lang(lang)
     out = []
     for ch in refs.map.chapters:
         chapter = refs.target(ch.id)
-        items = [(overview.get(ch.id, {}).get(lang) or NAV_TEXT[lang]["overview"], chapter.page + ".md")] \
+        items = [(overview.get(ch.id, {}).get(lang) or say("nav.overview"), chapter.page + ".md")] \
             if chapter.written else []
         for lesson in ch.lessons:
             t = refs.target(lesson.id)
@@ -219,9 +220,9 @@ def nav_entries(refs: References, lang: str, overview: dict[str, dict]) -> list[
             if t.number.endswith("-lab"):
                 items.append((t.title[lang], t.page + ".ipynb"))
             else:
-                items.append((NAV_TEXT[lang]["lesson"].format(number=t.number, title=t.title[lang]), t.page + ".md"))
+                items.append((say("nav.lesson", number=t.number, title=t.title[lang]), t.page + ".md"))
         if items:
-            out.append((refs.label(chapter, lang, None).removesuffix(PLANNED[lang]), items))
+            out.append((refs.label(chapter, lang, None).removesuffix(planned_mark(lang)), items))
     return out
 
 
@@ -233,10 +234,13 @@ def load_course_map(path: Path) -> CourseMap:
     return load(path, CourseMap)
 
 
-def build_references(course_map: CourseMap, written: dict[str, Written], docs: Path) -> References:
+def build_references(course_map: CourseMap, written: dict[str, Written], docs: Path,
+                     languages: tuple[str, ...]) -> References:
     """`course_map`: the planned course; `written`: reference id → what a unit the build discovered writes
-    there (`Units.written()`: lessons, chapters, notebooks)."""
+    there (`Units.written()`: lessons, chapters, notebooks); `languages`: the project's, in each of which
+    every entry needs its words."""
     course_map = with_written(course_map, written)
+    _check_languages(course_map, languages)
     page = {ref: w.page for ref, w in written.items()}
     targets: dict[str, Target] = {}
     for ch in course_map.chapters:
@@ -249,7 +253,19 @@ def build_references(course_map: CourseMap, written: dict[str, Written], docs: P
                 raise ValueError(f"course map: topic {topic.id} names lesson {topic.lesson}, which chapter "
                                  f"{ch.id} does not list")
             targets[topic.id] = Target(topic.id, ch.id, "topic", topic.title, None)
-    return References(course_map, targets, docs)
+    return References(course_map, targets, docs, Languages(tuple(languages)))
+
+
+def _check_languages(course_map: CourseMap, languages) -> None:
+    """Every title and question of the map (the planned entries', and the written units') in every language."""
+    for ch in course_map.chapters:
+        entries = [(ch.id, "title", ch.title), (ch.id, "question", ch.question)]
+        entries += [(x.id, what, getattr(x, what)) for x in ch.lessons for what in ("title", "question")]
+        entries += [(x.id, "title", x.title) for x in ch.topics]
+        for ref, what, words in entries:
+            if words is not None and words.missing(languages):
+                raise ValueError(f"{ref}: its {what} has no words in {', '.join(words.missing(languages))} "
+                                 f"(a written unit's come from its words files, a planned entry's from the map)")
 
 
 def link_html(refs: References, ref: str, anchor: Optional[str], mode: Optional[str], lang: str,
@@ -274,21 +290,28 @@ def link_html(refs: References, ref: str, anchor: Optional[str], mode: Optional[
             f'{html.escape(text)}</a>')
 
 
-MAP_TEXT = {
-    "zh": {"written": "已写成", "planned": "计划中", "deferred_by": "推迟到这里的页面",
-           "taken_on": "由{lesson}讲", "colon": "：", "semi": "；", "open": "（", "close": "）", "comma": "、",
-           "stop": "。", "after_stop": "", "dash": "——"},
-    "en": {"written": "written", "planned": "planned", "deferred_by": "deferred to from",
-           "taken_on": "taken on by {lesson}", "colon": ": ", "semi": "; ", "open": " (", "close": ")",
-           "comma": ", ", "stop": ".", "after_stop": " ", "dash": " — "},
-}
+class MapWords:
+    """The course map's words in one language (course/core/words.LANG.json, "map.*"), by their short names."""
+
+    def __init__(self, lang: str):
+        self.say = core_words().lang(lang)
+
+    def __getitem__(self, name: str) -> str:
+        if name == "comma":
+            return self.say("join.list")
+        if name == "semi":
+            return self.say("join.clauses")
+        return self.say(f"map.{name}")
+
+    def taken_on(self, lesson: str) -> str:
+        return self.say("map.taken_on", lesson=lesson)
 
 
 def contents_markdown(refs: References, lang: str, link, chapter: Optional[str] = None) -> str:
     """A list of what is written, each linked with the question it answers: every written chapter (the
     home page's contents), or with `chapter` that chapter's written lessons and notebooks (its overview's
     list), in the map's order."""
-    t = MAP_TEXT[lang]
+    t = MapWords(lang)
     if chapter is None:
         entries = [(c.id, c.question) for c in refs.map.chapters if refs.target(c.id).written]
     else:
@@ -305,7 +328,7 @@ def contents_markdown(refs: References, lang: str, link, chapter: Optional[str] 
 def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[tuple[str, str]]], link) -> str:
     """The course map page's body: every chapter, its lessons and the topics pages defer to it, each with
     its status and the pages that refer to it. `deferrals`: reference id → [(page title, docs page)]."""
-    t = MAP_TEXT[lang]
+    t = MapWords(lang)
     out = []
     for ch in refs.map.chapters:
         target = refs.target(ch.id)
@@ -327,7 +350,7 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
             out.append("")
         for topic in ch.topics:
             tt = refs.target(topic.id)
-            where = t["taken_on"].format(lesson=f'<a class="xref" href="{link(tt.page)}">{html.escape(refs.label(tt, lang, ch.id))}</a>') \
+            where = t.taken_on(f'<a class="xref" href="{link(tt.page)}">{html.escape(refs.label(tt, lang, ch.id))}</a>') \
                 if tt.written else t["planned"]
             out.append(f'- <span id="{map_anchor(topic.id)}">{topic.title[lang]}</span>{t["open"]}{where}{t["close"]}'
                        + _deferred(topic.id, deferrals, t, link))
@@ -335,12 +358,12 @@ def course_map_markdown(refs: References, lang: str, deferrals: dict[str, list[t
     return "\n".join(out)
 
 
-def _deferring_pages(ref: str, deferrals: dict, t: dict, link) -> str:
+def _deferring_pages(ref: str, deferrals: dict, t: MapWords, link) -> str:
     return t["comma"].join(f'<a class="xref" href="{link(page)}">{html.escape(title)}</a>'
                            for title, page in deferrals.get(ref, []))
 
 
-def _deferred(ref: str, deferrals: dict, t: dict, link) -> str:
+def _deferred(ref: str, deferrals: dict, t: MapWords, link) -> str:
     if not deferrals.get(ref):
         return ""
     return f"{t['semi']}{t['deferred_by']}{t['colon']}{_deferring_pages(ref, deferrals, t, link)}"

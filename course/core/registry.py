@@ -1,9 +1,10 @@
-"""The number registry: every number a page shows, with its text in both languages and its provenance.
+"""The number registry: every number a page shows, with its text in each language and its provenance.
 
 A page names a number by key (`<!-- n:KEY -->`, see course/core/shortcodes.py); nothing else may put a
 number on a page. Three kinds of provenance exist, and each describes itself in the page's language for
-the hover. Keys are namespaced: a lesson adds its numbers through `registry.scope(slug)`, so every key of
-the normalization lesson starts with `normalization.`; the chapter's shared keys carry no lesson name.
+the hover, in the core's words (course/core/words.LANG.json). Keys are namespaced: a lesson adds its
+numbers through `registry.scope(slug)`, so every key of the normalization lesson starts with
+`normalization.`; the chapter's shared keys carry no lesson name.
 """
 from __future__ import annotations
 
@@ -14,30 +15,24 @@ from typing import Annotated, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-LANGS = ("zh", "en")
+from course.core.words import core_words, in_lang
 
-
-# A provenance's words are in both languages when they are prose ("the sum of the ledger"): {"zh": …, "en": …}.
-# A formula written in code or symbols (`anchor_ledger()['ffn']`, "8d/3") and a file name read the same in
-# both, and stay one string.
+# A provenance's words are one text per language when they are prose ("the sum of the ledger"), from the
+# unit's words files (course/core/words.py). A formula written in code or symbols (`anchor_ledger()['ffn']`,
+# "8d/3") and a file name read the same in every language, and stay one string.
 Words = Union[str, dict[str, str]]
-
-
-def in_lang(words: Words, lang: str) -> str:
-    return words if isinstance(words, str) else words[lang]
 
 
 class Computed(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["computed"] = "computed"
     formula: Words
-    sources: list[Words]   # a file name, or a file with what of it was read, in both languages
+    sources: list[Words]   # a file name, or a file with what of it was read, in each language
 
     def describe(self, lang: str) -> str:
-        formula, sources = in_lang(self.formula, lang), [in_lang(s, lang) for s in self.sources]
-        if lang == "zh":
-            return f"计算：{formula}；来源：{'、'.join(sources)}"
-        return f"Computed: {formula}; from {', '.join(sources)}"
+        say = core_words().lang(lang)
+        return say("provenance.computed", formula=in_lang(self.formula, lang),
+                   sources=say.join("list", [in_lang(s, lang) for s in self.sources]))
 
 
 class Measured(BaseModel):
@@ -49,10 +44,8 @@ class Measured(BaseModel):
     commit: str
 
     def describe(self, lang: str) -> str:
-        run, device = in_lang(self.run, lang), in_lang(self.device, lang)
-        if lang == "zh":
-            return f"实测：{run}；设备 {device}；{self.date}；提交 {self.commit}"
-        return f"Measured: {run}; device {device}; {self.date}; commit {self.commit}"
+        return core_words().lang(lang)("provenance.measured", run=in_lang(self.run, lang),
+                                       device=in_lang(self.device, lang), date=self.date, commit=self.commit)
 
 
 class Cited(BaseModel):
@@ -63,8 +56,8 @@ class Cited(BaseModel):
     row: Words
 
     def describe(self, lang: str) -> str:
-        table, row = in_lang(self.table, lang), in_lang(self.row, lang)
-        return f"引用：{self.paper}，{table}，{row}" if lang == "zh" else f"Cited: {self.paper}, {table}, {row}"
+        return core_words().lang(lang)("provenance.cited", paper=self.paper, table=in_lang(self.table, lang),
+                                       row=in_lang(self.row, lang))
 
 
 Provenance = Annotated[Union[Computed, Measured, Cited], Field(discriminator="kind")]
@@ -76,7 +69,7 @@ class Number(BaseModel):
     key: str
     value: Value
     unit: str = ""
-    text: dict[str, str]  # one entry per language in LANGS
+    text: dict[str, str]  # one entry per language the project declares
     provenance: Provenance
     defined_at: str = ""  # "lessons/c4_ffn/numbers.py:123": the line that asked for this number
 
@@ -99,9 +92,10 @@ def registry_helper(fn: Callable) -> Callable:
 
 
 class Registry:
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, languages: tuple[str, ...] = ()) -> None:
         self.numbers: dict[str, Number] = {}
         self.root = root
+        self.languages = tuple(languages)   # a number's text is given in each (one text stands for all)
         self.used: set[str] | None = None   # when a set: every key read through [] or value() is added
 
     def _defined_at(self) -> str:
@@ -122,8 +116,8 @@ class Registry:
         if key in self.numbers:
             raise ValueError(f"registry key {key!r} is defined twice (again at {self._defined_at()}, "
                              f"first at {self.numbers[key].defined_at})")
-        texts = text if isinstance(text, dict) else {lang: text for lang in LANGS}
-        missing = [lang for lang in LANGS if lang not in texts]
+        texts = text if isinstance(text, dict) else {lang: text for lang in self.languages}
+        missing = [lang for lang in self.languages if lang not in texts]
         if missing:
             raise ValueError(f"registry key {key!r} has no text for {missing}")
         n = Number(key=key, value=value, unit=unit, text=texts, provenance=provenance, defined_at=self._defined_at())
@@ -157,6 +151,7 @@ class Registry:
         reg = cls()
         for k, d in json.loads(path.read_text(encoding="utf-8")).items():
             reg.numbers[k] = Number.model_validate(d)
+        reg.languages = tuple(next(iter(reg.numbers.values())).text) if reg.numbers else ()
         return reg
 
 
@@ -174,6 +169,10 @@ class Scope:
     def used(self):
         return self.registry.used
 
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return self.registry.languages
+
     def __getitem__(self, key: str) -> Number:
         return self.registry[key]
 
@@ -185,11 +184,14 @@ class Scope:
 
 
 def changes(old: dict, new: dict) -> list[str]:
-    """Lines 'key: old → new' for numbers whose text changed, appeared or disappeared."""
+    """Lines 'key: old → new' for numbers whose text changed, appeared or disappeared (in the last language
+    of the number's texts)."""
+    def shown(n: dict):
+        texts = n.get("text", {})
+        return texts[list(texts)[-1]] if texts else None
     out = []
     for k in sorted(set(old) | set(new)):
-        a = old.get(k, {}).get("text", {}).get("en")
-        b = new.get(k, {}).get("text", {}).get("en")
+        a, b = shown(old.get(k, {})), shown(new.get(k, {}))
         if a != b:
             out.append(f"{k}: {a if a is not None else '(new)'} → {b if b is not None else '(removed)'}")
     return out
@@ -200,8 +202,8 @@ def add_rows(reg: "Registry | Scope", key: str, rows: list[dict], provenance) ->
     """A table's rows (the names, years and kinds a page shows beside its numbers) as this build read the
     inputs. A table renders from the registry alone, like the rest of a page, so a bad edit of a data file
     while serving leaves the last good table in place."""
-    return reg.add(key, json.dumps(rows, ensure_ascii=False), {"zh": f"{len(rows)} 行", "en": f"{len(rows)} rows"},
-                   provenance)
+    text = {lang: core_words().lang(lang)("rows", n=len(rows)) for lang in reg.languages}
+    return reg.add(key, json.dumps(rows, ensure_ascii=False), text, provenance)
 
 
 def table_rows(reg: "Registry | Scope", key: str) -> list[dict]:

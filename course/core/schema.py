@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, RootModel, ValidationError
 
 from course.core.errors import InputError  # noqa: F401 (the loaders' error; imported from here by the units)
 
@@ -23,12 +23,18 @@ class Official(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-class Bilingual(Strict):
-    zh: str
-    en: str
+class Bilingual(RootModel[dict[str, str]]):
+    """Words a data file gives in each of the project's languages: {"zh": …, "en": …}, one text per language
+    (which languages are the project's is checked where they are used: `missing`)."""
 
     def __getitem__(self, lang: str) -> str:
-        return getattr(self, lang)
+        return self.root[lang]
+
+    def get(self, lang: str, default: str = "") -> str:
+        return self.root.get(lang, default)
+
+    def missing(self, languages) -> list[str]:
+        return [lang for lang in languages if lang not in self.root]
 
 
 def shown(path: Path) -> str:

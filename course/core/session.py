@@ -143,9 +143,10 @@ class Session:
             self.said.add(text)
             log.info(text)
 
-    def begin(self, root: Path, draft: bool, stages_current: bool):
-        """Before a build: the project (its edited code imported afresh), the stages run unless the caller
-        has just run them, and the site's side of the build (course/core/site.py), which is returned."""
+    def begin(self, root: Path, draft: bool):
+        """Before a build: the project (its edited code imported afresh), the cheap stages run where what
+        they read changed (current after a build.py run: each is checked, none reruns), and the site's side of
+        the build (course/core/site.py), which is returned."""
         self.project = load_project(root, self.spec)
         if self.serving:
             self._forget_edited_code()
@@ -154,8 +155,7 @@ class Session:
         from course.core.site import Site
         if self.pipeline is None:
             self.pipeline = Pipeline(self.project)
-        if not stages_current:
-            self._refresh_stages(draft)
+        self._refresh_stages(draft)
         self.notebooks, self.stale_notebooks = {}, {}
         self.site = Site.load(self.project, self.pipeline.units, draft)
         return self.site
@@ -239,9 +239,10 @@ class Session:
 
     def finish(self, site_dir: Path) -> None:
         """After a build: each notebook's download becomes the learner's copy; the i18n sitemap (written
-        at the site root, listing both languages) is placed beside the other language's root too, where
+        at the site root, listing every language) is placed beside each other language's root too, where
         Material's language switcher fetches it."""
         from course.core.files import write_atomic
+        from course.core.languages import Languages
         for url, (src_uri, source, dest) in self.notebooks.items():
             if dest.parent.is_dir():
                 write_atomic(dest, self.site.learner_notebook(source, src_uri, url))
@@ -249,5 +250,6 @@ class Session:
             fresh, pages = self.converted
             log.info(f"    converted {fresh} of {pages} pages afresh, the others as in an earlier rebuild")
         sitemap = site_dir / "sitemap.xml"
-        if sitemap.exists() and (site_dir / "en").is_dir():
-            (site_dir / "en" / "sitemap.xml").write_bytes(sitemap.read_bytes())
+        for lang in Languages(self.project.languages).others:
+            if sitemap.exists() and (site_dir / lang).is_dir():
+                (site_dir / lang / "sitemap.xml").write_bytes(sitemap.read_bytes())

@@ -24,6 +24,7 @@ from typing import Optional
 
 from course.core import widgets
 from course.core.errors import ShortcodeError
+from course.core.languages import Languages
 from course.core.references import References, link_html
 from course.core.registry import Registry
 from course.core.tables import TABLES
@@ -55,20 +56,10 @@ class PageContext:
 
     def link(self, page: str, anchor: str = "") -> str:
         """A relative link from this page to a docs page ("c4/ffn"), in this page's language."""
-        target = ("en/" if self.lang == "en" else "") + page.removesuffix("index").rstrip("/") + "/"
+        target = Languages(self.units.languages).url_prefix(self.lang) + page.removesuffix("index").rstrip("/") + "/"
         here = self.url if self.url.endswith("/") or not self.url else posixpath.dirname(self.url) + "/"
         rel = posixpath.relpath(target, here or ".") + "/"
         return rel.replace("//", "/") + (f"#{anchor}" if anchor else "")
-
-
-def page_lang_of(src_uri: str, locale: Optional[str] = None) -> str:
-    if src_uri.endswith(".en.md") or src_uri.endswith(".en.ipynb") or src_uri.startswith("en/"):
-        return "en"
-    return locale or "zh"
-
-
-def page_lang(page) -> str:
-    return page_lang_of(page.file.src_uri, getattr(page.file, "locale", None))
 
 
 def number_html(ctx: PageContext, key: str, mode: Optional[str]) -> str:

@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Optional
 
 from course.core.claims import KEY, SHORTCODE_KEY, load_claims
-from course.core.errors import ShortcodeError
+from course.core.errors import InputError, ShortcodeError
 from course.core.project import Project
 from course.core.references import References, build_references, load_course_map, nav_entries
-from course.core.registry import LANGS, Registry
-from course.core.shortcodes import SHORTCODE, PageContext, expand, page_lang_of
+from course.core.languages import Languages
+from course.core.registry import Registry
+from course.core.shortcodes import SHORTCODE, PageContext, expand
 from course.core.units import Units
+from course.core.words import core_words
 
 WIDGET_ROOT = re.compile(r'data-widget="([\w\-]+)"')
 # Markdown wraps raw HTML that sits inside an indented block (a content tab) in <p>, which HTML does not
@@ -152,17 +154,28 @@ class Site:
     deferrals: dict = field(default_factory=dict)   # lang → reference id → [(page title, page)]
     used_keys: set = field(default_factory=set)      # every registry key a page, note, widget, table or notebook uses
 
+    @property
+    def languages(self) -> Languages:
+        return Languages(self.project.languages)
+
     @classmethod
     def load(cls, project: Project, units: Units, draft: bool = False) -> "Site":
         paths = project.paths
         if not paths.registry.exists():
             raise ShortcodeError(f"{paths.relative(paths.registry)} is missing: run `python build.py` first")
         try:
-            refs = build_references(load_course_map(paths.course_map), units.written(), paths.docs)
+            refs = build_references(load_course_map(paths.course_map), units.written(), paths.docs, project.languages)
         except ValueError as e:
             raise ShortcodeError(str(e)) from None
         # read on every build, so that `mkdocs serve` picks up a rebuilt registry
         return cls(project, units, Registry.read(paths.registry), refs, draft)
+
+    def check_languages(self, built: list[str], where: str) -> None:
+        """The site engine builds the project's languages (Project.languages), the default first: `built`
+        lists the engine's, as `where` (its setting) gives them."""
+        if list(built) != list(self.languages.codes):
+            raise InputError(f"{where}: the site is built in {', '.join(built) or 'no language'}, the project is "
+                             f"written in {', '.join(self.languages.codes)} (its declared languages, default first)")
 
     # ------------------------------------------------------------ navigation
 
@@ -174,7 +187,7 @@ class Site:
         """The engine's navigation setting (a list of {title: page or [entries]}) with the written chapters
         and their lessons placed after the entry of page `after`, titled in the first language; `nav_title`
         gives each language's titles."""
-        written = self._nav(LANGS[0])
+        written = self._nav(self.languages.default)
         pages = {page for _, items in written for _, page in items}
 
         def leaves(item) -> list[str]:
@@ -192,8 +205,8 @@ class Site:
     def nav_title(self, src_uri: str, locale: Optional[str] = None, section: bool = False) -> Optional[str]:
         """A unit's page's title in the navigation, in the page's language (`section`: the title of the
         chapter it is listed under); None for a page no unit writes."""
-        stem = re.sub(r"\.en(?=\.(md|ipynb)$)", "", src_uri)
-        for chapter, items in self._nav(page_lang_of(src_uri, locale)):
+        stem = self.languages.unsuffixed(src_uri)
+        for chapter, items in self._nav(self.languages.of_page(src_uri, locale)):
             for title, page in items:
                 if page == stem:
                     return chapter if section else title
@@ -216,7 +229,7 @@ class Site:
     # ------------------------------------------------------------ pages
 
     def context(self, src_uri: str, url: str, locale: Optional[str] = None, draft: Optional[bool] = None) -> PageContext:
-        lang = page_lang_of(src_uri, locale)
+        lang = self.languages.of_page(src_uri, locale)
         return PageContext(registry=self.registry, units=self.units, lang=lang, where=src_uri, url=url,
                            unit=self.units.owner_of_page(src_uri), draft=self.draft if draft is None else draft,
                            refs=self.refs, deferrals=self.deferrals.get(lang, {}), figures=self.project.paths.figures,
@@ -238,7 +251,7 @@ class Site:
                 expand(text, ctx)
                 title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), p.src_uri)
                 title = re.sub(r"<!--.*?-->", "", title).strip()
-                page = re.sub(r"(\.en)?\.(md|ipynb)$", "", p.src_uri)   # a notebook is a page too
+                page = self.languages.stem(p.src_uri)   # a notebook is a page too
                 for ref in dict.fromkeys(ctx.refs_used):
                     self.deferrals.setdefault(ctx.lang, {}).setdefault(ref, []).append((title, page))
         finally:
@@ -254,8 +267,8 @@ class Site:
             if u.claims:
                 notes = load_claims(u.claims)
                 for c in notes.claims:
-                    out |= set(KEY.findall(c.check)) | set(SHORTCODE_KEY.findall(c.zh + c.en))
-                out |= set(SHORTCODE_KEY.findall(notes.provenance.zh + notes.provenance.en))
+                    out |= set(KEY.findall(c.check)) | {k for text in c.texts().values() for k in SHORTCODE_KEY.findall(text)}
+                out |= {k for text in notes.provenance.texts().values() for k in SHORTCODE_KEY.findall(text)}
         return out
 
     def notebook_keys(self) -> set[str]:
@@ -306,26 +319,23 @@ class Site:
 
     # ------------------------------------------------------------ notebooks
 
-    FOLD_SUMMARY = {
-        "answer": {"zh": "答案与检查（先写下你的预测，再点开）", "en": "Answer and check (write your prediction down first)"},
-        "solution": {"zh": "参考实现与检查（先写好你的代码，再点开）",
-                     "en": "Reference solution and check (write your code first)"},
-        "output": {"zh": "运行结果（先写下你的预测，再点开）", "en": "Run output (write your prediction first)"},
-        "setup": {"zh": "准备工作：找到项目，载入代码", "en": "Set-up: find the project, load its code"},
-    }
+    @staticmethod
+    def fold_summary(kind: str, lang: str) -> str:
+        """What a folded block of a lab's page says it holds: "answer", "solution", "output" or "setup"."""
+        return core_words().lang(lang)(f"lab.{kind}")
 
     def notebook_html(self, html_out: str, src_uri: str, url: str, locale: Optional[str] = None) -> str:
         """A lab's rendered page (nbconvert's HTML of the executed answer key): the shortcodes of its Markdown
         cells expanded, its set-up folded away, and each answer folded with its check, closed, under its
         question, and the outputs of the runs between a prediction and its answer folded on their own
         (course/core/notebooks.py names the tags; `folded_outputs` says which runs)."""
-        lang = page_lang_of(src_uri, locale)
+        lang = self.languages.of_page(src_uri, locale)
         cells = notebook_cells(html_out)
         index, hidden = {c: i for i, c in enumerate(cells)}, folded_outputs(cells)
 
         def cell_html(c: RenderedCell) -> str:
             text = self._cell_html(html_out, c, src_uri, url, locale)
-            return fold_output(text, self.FOLD_SUMMARY["output"][lang]) if index[c] in hidden else text
+            return fold_output(text, self.fold_summary("output", lang)) if index[c] in hidden else text
         out, at = [], 0
         for group in fold_groups(cells):
             first, last = group[0], group[-1]
@@ -337,7 +347,7 @@ class Site:
             else:
                 before = cells[index[first] - 1] if index[first] else None
                 solution = kind == "answer" and before is not None and YOUR_TURN in before.tags
-                summary = self.FOLD_SUMMARY["solution" if solution else kind][lang]
+                summary = self.fold_summary("solution" if solution else kind, lang)
                 out.append(f'<details class="lab-fold lab-{kind} {"success" if kind == "answer" else "note"}">'
                            f"<summary>{summary}</summary>\n{body}\n</details>")
             at = last.end
@@ -361,18 +371,11 @@ class Site:
             return SHORTCODE.sub(lambda m: html.unescape(re.sub(r"<[^>]+>", "", expand(m.group(0), ctx))), markdown)
         return nbformat.writes(learner_copy(nbformat.read(source, as_version=4), plain))
 
-    STALE_NOTE = {
-        "zh": "这份笔记本的输出已经过时：它读过的内容有了改动（{why}）。运行 <code>python build.py</code> 会重新执行它。",
-        "en": "This notebook's outputs are out of date: something it read has changed ({why}). "
-              "<code>python build.py</code> executes it again.",
-    }
-
     def mark_stale(self, html_out: str, url: str, why: list[str]) -> str:
         """A notice at the top of a notebook page whose executed copy is out of date (while serving)."""
-        lang = "en" if url.startswith("en/") else "zh"
-        reasons = html.escape(("；" if lang == "zh" else "; ").join(why[:3]))
+        say = core_words().lang(self.languages.of_url(url))
         note = (f'<div class="admonition warning notebook-stale" role="status"><p>'
-                f'{self.STALE_NOTE[lang].format(why=reasons)}</p></div>')
+                f'{say("lab.stale", why=html.escape(say.join("clauses", why[:3])))}</p></div>')
         return re.sub(r"(<article[^>]*>)", lambda m: m.group(1) + note, html_out, count=1)
 
     def executed_notebook(self, source: Path) -> tuple[Optional[Path], list[str]]:

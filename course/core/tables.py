@@ -8,18 +8,16 @@ import html
 from course.core.claims import load_claims
 from course.core.errors import ShortcodeError
 from course.core.references import contents_markdown, course_map_markdown
+from course.core.words import core_words
 
-LABELS = {
-    "zh": {"key": "键", "text": "显示", "kind": "类别", "source": "来源", "defined": "定义于",
-           "computed": "计算", "measured": "实测", "cited": "引用",
-           "filter": "筛选", "placeholder": "键、显示的数字或来源里的词", "shown": "显示 {n} / {total} 个数字",
-           "course": "全课共用", "group": "{title}（{n} 个）", "open": "全部展开", "close": "全部收起"},
-    "en": {"key": "Key", "text": "Shown as", "kind": "Kind", "source": "Provenance", "defined": "Defined at",
-           "computed": "computed", "measured": "measured", "cited": "cited",
-           "filter": "Filter", "placeholder": "a key, a shown number, a word of the provenance",
-           "shown": "{n} of {total} numbers shown", "course": "Course-wide", "group": "{title} ({n})",
-           "open": "Open all", "close": "Close all"},
-}
+class TableWords:
+    """The numbers table's words in one language (course/core/words.LANG.json, "numbers.*")."""
+
+    def __init__(self, lang: str):
+        self.say = core_words().lang(lang)
+
+    def __getitem__(self, name: str) -> str:
+        return self.say.template(f"numbers.{name}")
 
 
 SPLIT = 150   # a subgroup of more rows than this is split by the key's next part
@@ -50,7 +48,7 @@ def number_groups(registry, units, lang: str, keys) -> list[tuple[str, str, list
                 parts = key.split(".")
                 subs.setdefault(".".join(parts[: (2 if not ns else 3)]) if len(parts) > (2 if not ns else 3) else sub,
                                 []).append((key, n))
-        title = by_ns[ns].title.get(lang, ns) if ns else LABELS[lang]["course"]
+        title = by_ns[ns].title.get(lang, ns) if ns else TableWords(lang)["course"]
         out.append((ns or "course", title, sorted(subs.items())))
     return out
 
@@ -60,7 +58,7 @@ def numbers_appendix(ctx) -> str:
     and the line of code that defined it, grouped by lesson and by the key's next part, each group collapsed
     (docs/assets/js/numbers.js filters the rows and opens a group a link points into). Reading `.numbers`
     directly marks nothing as used."""
-    lab, lang = LABELS[ctx.lang], ctx.lang
+    lab, lang = TableWords(ctx.lang), ctx.lang
     e = html.escape
     head = (f'<thead><tr><th scope="col">{lab["key"]}</th><th scope="col">{lab["text"]}</th>'
             f'<th scope="col">{lab["kind"]}</th><th scope="col">{lab["source"]}</th>'
@@ -102,9 +100,9 @@ def measured_notes(ctx) -> str:
     if ctx.unit is None or ctx.unit.claims is None:
         raise ShortcodeError("table:measured-notes is only for a lesson page whose lesson has claims")
     c = load_claims(ctx.unit.claims)
-    items = "".join(f'<li data-claim="{html.escape(x.id)}">{ctx.expand(getattr(x, ctx.lang))}</li>' for x in c.claims)
+    items = "".join(f'<li data-claim="{html.escape(x.id)}">{ctx.expand(x[ctx.lang])}</li>' for x in c.claims)
     return (f'<div class="measured-notes" data-table="measured-notes">'
-            f'<p class="measured-meta">{ctx.expand(getattr(c.provenance, ctx.lang))}</p>'
+            f'<p class="measured-meta">{ctx.expand(c.provenance[ctx.lang])}</p>'
             f'<ul class="measured-claims">{items}</ul></div>')
 
 

@@ -187,9 +187,8 @@ def check_labels(table: dict, lang: str = "zh") -> list[tuple[str, Finding]]:
         if isinstance(node, dict):
             if lang in node and isinstance(node[lang], str):
                 out.extend((path, f) for f in check_text(node[lang], where=path))
-            for k, v in node.items():
-                if k not in ("zh", "en"):
-                    walk(v, f"{path}.{k}" if path else k)
+            for k, v in node.items():   # a label's texts are strings: walking one finds nothing
+                walk(v, f"{path}.{k}" if path else k)
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 walk(v, f"{path}[{i}]")

@@ -6,6 +6,10 @@ reading notes (claims) and the pages and notebooks it owns. There are three kind
 every chapter shares), a chapter (what its lessons share, and its overview page) and a lesson. The project
 names the packages that hold them (`Project.unit_packages`); each unit module defines `UNIT = Unit(...)`.
 Adding a chapter or a lesson means adding its package and its pages: nothing here names one.
+
+What a unit says (its title, the question it answers, its numbers' and figures' words) is in its words
+files, `words.LANG.json` beside its code, one per declared language (course/core/words.py); discovering
+the units checks that every language has every word, and gives each unit its title and question from them.
 """
 from __future__ import annotations
 
@@ -17,7 +21,9 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
 from course.core.references import Written
-from course.core.registry import LANGS, Registry, Scope
+from course.core.registry import Registry, Scope
+from course.core.languages import Languages
+from course.core.words import Words, core_words, unit_words
 
 
 @dataclass
@@ -30,7 +36,7 @@ class WidgetContext:
     def num(self, key: str) -> dict:
         """A registry number as a widget needs it: the value to compute with, the text, the source."""
         n = self.registry[key]
-        return {"key": key, "value": n.value, "text": n.text, "source": {lang: n.hover(lang) for lang in LANGS}}
+        return {"key": key, "value": n.value, "text": n.text, "source": {lang: n.hover(lang) for lang in n.text}}
 
     def value(self, key: str):
         return self.registry[key].value
@@ -39,7 +45,8 @@ class WidgetContext:
 @dataclass(frozen=True)
 class Widget:
     """An interactive widget: `<!-- widget:NAME [mode] -->` on a page becomes its root element, and the page
-    loads `script` (a file in the unit's js/ folder). `labels` is the widget's label table (key → {zh, en}):
+    loads `script` (a file in the unit's js/ folder). `labels` is the widget's label table (key → one text
+    per language, course/core/widgets.py):
     the script shows them, and the prose quotes them with `<!-- label:NAME.KEY -->`, so the two never drift."""
     name: str
     script: str
@@ -63,9 +70,10 @@ class Unit:
     namespace: str                  # registry prefix: "" for the course, the chapter's or lesson's name otherwise
     kind: Literal["course", "chapter", "lesson"] = "lesson"
     order: tuple = ()               # (chapter number,) or (chapter number, lesson number): listing and build order
-    # a chapter's or lesson's title and the question it answers, in each language: the course map, the
-    # navigation, the home page's contents and the chapter's lesson list name it by these
-    # ("归一化"; the navigation adds "第 3 课", a reference the chapter: references.py)
+    # a chapter's or lesson's title and the question it answers, in each language, from its words ("title",
+    # "question"; discover() fills them in): the course map, the navigation, the home page's contents and the
+    # chapter's lesson list name it by these (the navigation adds the lesson's number, a reference the
+    # chapter: references.py)
     title: dict[str, str] = field(default_factory=dict)
     question: dict[str, str] = field(default_factory=dict)
     numbers: Optional[Callable[[Scope, Any], None]] = None   # adds its numbers, given the chapter's context
@@ -74,13 +82,14 @@ class Unit:
     figures: tuple[Figure, ...] = ()
     tables: dict[str, Callable] = field(default_factory=dict)  # NAME → render(page_context)
     claims: Optional[Path] = None   # its reading notes, checked against the registry by the build
-    pages: tuple[str, ...] = ()     # docs paths without suffix: "c4/normalization" (zh .md, en .en.md)
+    pages: tuple[str, ...] = ()     # docs paths without language or suffix: "c4/normalization" (.md, .en.md)
     notebooks: tuple[str, ...] = ()  # docs paths without suffix: "c4/normalization-lab" (.ipynb, .en.ipynb)
     notebook_title: dict[str, str] = field(default_factory=dict)     # its first notebook's, as `title`
-    notebook_question: dict[str, str] = field(default_factory=dict)
+    notebook_question: dict[str, str] = field(default_factory=dict)  # (words "notebook.title", "notebook.question")
     overview: dict[str, str] = field(default_factory=dict)  # a chapter's overview page in the navigation, if
-                                                            # not the course's word for an overview
+                                                            # not the course's word for an overview ("overview")
     module: str = ""                # the module that defines it (set by discover)
+    words: Optional[Words] = None   # its words files (set by discover)
 
     @property
     def is_lesson(self) -> bool:
@@ -120,6 +129,7 @@ class Unit:
 class Units:
     """Every unit of the course in build order: the course, the chapters, then the lessons."""
     all: tuple[Unit, ...]
+    languages: tuple[str, ...] = ()   # the project's, first the default
 
     @property
     def lessons(self) -> tuple[Unit, ...]:
@@ -145,7 +155,7 @@ class Units:
 
     def owner_of_page(self, src_uri: str) -> Optional[Unit]:
         """The unit a docs page belongs to (c4/normalization.md, c4/normalization.en.md, its notebook)."""
-        stem = src_uri.removesuffix(".ipynb").removesuffix(".md").removesuffix(".en")
+        stem = Languages(self.languages).stem(src_uri) if self.languages else src_uri
         for u in self.all:
             if stem in u.pages or stem in u.notebooks:
                 return u
@@ -169,43 +179,69 @@ class Units:
         return [(u, f) for u in self.all for f in u.figures]
 
 
-def unit_in(module_name: str) -> Unit:
+# what a unit's words give it: its field → the word's key
+SAID = {"title": "title", "question": "question", "notebook_title": "notebook.title",
+        "notebook_question": "notebook.question", "overview": "overview"}
+
+
+def _as_found(unit: Unit, module: str, languages: tuple[str, ...]) -> Unit:
+    """The unit with the module that defines it, its words (checked: every language has every word) and
+    what they give it. Without languages (a notebook that asks in one language) its words are only opened."""
+    words = unit_words(unit.folder, languages)
+    said = {}
+    if languages:
+        words.check()
+        said = {f: words(key) for f, key in SAID.items() if words.has(key)}
+        check_labels(unit, languages)
+    return dataclasses.replace(unit, module=module, words=words, **said)
+
+
+def check_labels(unit: Unit, languages: tuple[str, ...]) -> None:
+    from course.core.widgets import check_labels as check
+    for w in unit.widgets:
+        check(w.labels, f"{w.name} (js/{Path(w.script).stem}.labels.json)", languages)
+
+
+def unit_in(module_name: str, languages: tuple[str, ...] = ()) -> Unit:
     """The unit one module defines (its UNIT), imported alone: no other unit's code is imported or read."""
     module = importlib.import_module(module_name)
     unit = getattr(module, "UNIT", None)
     if not isinstance(unit, Unit):
         raise RuntimeError(f"{module_name} (its __init__.py) defines no UNIT = Unit(...)")
-    return dataclasses.replace(unit, module=module.__name__)
+    return _as_found(unit, module.__name__, languages)
 
 
-def named_units(modules: tuple[str, ...]) -> Units:
+def named_units(modules: tuple[str, ...], languages: tuple[str, ...] = ()) -> Units:
     """The units the named modules define, and no others: for code that knows which units it quotes (a lesson's
     lab, the course's and its own widgets). Discovery (`discover`) imports every unit of the project, so a
     notebook that used it would read, and be re-executed for, every lesson's code."""
-    return Units(tuple(unit_in(m) for m in modules))
+    return Units(tuple(unit_in(m, languages) for m in modules), tuple(languages))
 
 
-def _units_in(entry: str) -> list[Unit]:
+def _units_in(entry: str, languages: tuple[str, ...]) -> list[Unit]:
     """The unit a module defines, or the units of every subpackage of a package (each its own UNIT)."""
     module = importlib.import_module(entry)
     if isinstance(getattr(module, "UNIT", None), Unit):
-        return [dataclasses.replace(module.UNIT, module=entry)]
+        return [_as_found(module.UNIT, entry, languages)]
     if not hasattr(module, "__path__"):
         raise RuntimeError(f"{entry} defines no UNIT = Unit(...)")
     found = []
     for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda i: i.name):
         if info.ispkg:
-            found.append(unit_in(f"{entry}.{info.name}"))
+            found.append(unit_in(f"{entry}.{info.name}", languages))
     return found
 
 
 KIND_ORDER = {"course": 0, "chapter": 1, "lesson": 2}
 
 
-def discover(packages: tuple[str, ...]) -> Units:
+def discover(packages: tuple[str, ...], languages: tuple[str, ...] = ()) -> Units:
     """Every unit in `packages` (see Project.unit_packages), in build order, checked for clashes: two units
-    may not share an id, a namespace, a widget name or a figure name."""
-    found = [u for entry in packages for u in _units_in(entry)]
+    may not share an id, a namespace, a widget name or a figure name; and the core's and every unit's words
+    in `languages` (Project.languages), checked for a word missing in one of them."""
+    if languages:
+        core_words(languages).check()
+    found = [u for entry in packages for u in _units_in(entry, languages)]
     units = tuple(sorted(found, key=lambda u: (KIND_ORDER[u.kind], u.order)))
     for kind, names in (("id", [u.id for u in units]),
                         ("namespace", [u.namespace for u in units if u.namespace]),
@@ -214,4 +250,4 @@ def discover(packages: tuple[str, ...]) -> Units:
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise RuntimeError(f"two units define the same {kind}: {', '.join(dupes)}")
-    return Units(units)
+    return Units(units, tuple(languages))

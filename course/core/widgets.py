@@ -11,8 +11,9 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from course.core.registry import LANGS, Registry
+from course.core.registry import Registry
 from course.core.units import Widget, WidgetContext
+from course.core.words import core_words
 
 
 class WidgetError(RuntimeError):
@@ -20,23 +21,35 @@ class WidgetError(RuntimeError):
 
 
 def load_labels(path: Path) -> dict:
-    """A widget's label table (key → {zh, en}, possibly nested), checked for both languages."""
+    """A widget's label table: key → one text per language ({"zh": …, "en": …}), a language-neutral text (a
+    code name such as q_proj), or a group of labels. Which keys are languages is the project's to say:
+    discovering the units checks every table against the declared languages (`check_labels`)."""
     labels = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(labels, dict):
+        raise WidgetError(f"{path.name}: expected a table of labels")
+    return labels
 
-    def check(node, where):
-        if isinstance(node, dict) and set(node) & set(LANGS):
-            if set(node) != set(LANGS) or not all(isinstance(v, str) for v in node.values()):
-                raise WidgetError(f"{path.name}: {where}: a label needs exactly {' and '.join(LANGS)}, got {sorted(node)}")
+
+def check_labels(labels: dict, where: str, languages: tuple[str, ...]) -> None:
+    """A label names a language (one of `languages`) only if it has a text in each of them."""
+    def check(node, at):
+        if isinstance(node, dict) and set(node) & set(languages):
+            if set(node) != set(languages) or not all(isinstance(v, str) for v in node.values()):
+                raise WidgetError(f"{where}: {at}: a label needs exactly {' and '.join(languages)}, got {sorted(node)}")
             return
         if isinstance(node, dict) and all(isinstance(v, (dict, str)) for v in node.values()):
             for k, v in node.items():
                 if isinstance(v, str):
                     continue  # a language-neutral label (a code name such as q_proj)
-                check(v, f"{where}.{k}")
+                check(v, f"{at}.{k}")
             return
-        raise WidgetError(f"{path.name}: {where}: expected {{zh, en}} or a group of labels")
-    check(labels, path.stem)
-    return labels
+        raise WidgetError(f"{where}: {at}: expected a text in each of {', '.join(languages)} or a group of labels")
+    check(labels, "labels")
+
+
+def is_label(node, lang: str) -> bool:
+    """A label in each language (checked when the units are discovered), which has `lang`."""
+    return isinstance(node, dict) and isinstance(node.get(lang), str)
 
 
 def label(widget: Widget, path: str, lang: str) -> str:
@@ -46,24 +59,24 @@ def label(widget: Widget, path: str, lang: str) -> str:
         if not isinstance(node, dict) or part not in node:
             raise KeyError(f"{widget.name}.{path}")
         node = node[part]
-    if isinstance(node, dict) and set(node) == set(LANGS):
+    if is_label(node, lang):
         return node[lang]
     if isinstance(node, str):
         return node
     raise KeyError(f"{widget.name}.{path}")
 
 
-def resolved_labels(labels: dict, resolve: Callable[[str, str], str]) -> dict:
+def resolved_labels(labels: dict, resolve: Callable[[str, str], str], languages: tuple[str, ...]) -> dict:
     """The label table with `resolve(text, lang)` applied to every label (it turns a cross-reference such as
     `<!-- ref:c4-2 short -->` into the title the page's language gives it); a language-neutral label that
     changes becomes one per language."""
     def walk(node):
-        if isinstance(node, dict) and set(node) == set(LANGS) and all(isinstance(v, str) for v in node.values()):
+        if isinstance(node, dict) and languages and all(is_label(node, lang) for lang in languages):
             return {lang: resolve(text, lang) for lang, text in node.items()}
         if isinstance(node, dict):
             return {k: walk(v) for k, v in node.items()}
         if isinstance(node, str):
-            shown = {lang: resolve(node, lang) for lang in LANGS}
+            shown = {lang: resolve(node, lang) for lang in languages}
             return node if all(v == node for v in shown.values()) else shown
         return node
     return walk(labels)
@@ -77,10 +90,10 @@ def render(widget: Widget, mode: str | None, lang: str, registry: Registry,
             raise WidgetError(f"widget {widget.name!r} has modes {widget.modes}, got {mode!r}")
     elif mode is not None:
         raise WidgetError(f"widget {widget.name!r} takes no mode, got {mode!r}")
-    labels = resolved_labels(widget.labels, resolve) if resolve else widget.labels
+    labels = resolved_labels(widget.labels, resolve, registry.languages) if resolve else widget.labels
     config = {**widget.config(WidgetContext(registry, lang, mode)), "labels": labels}
     data = html.escape(json.dumps(config, ensure_ascii=False, separators=(",", ":")), quote=True)
-    noscript = "这个交互组件需要 JavaScript。" if lang == "zh" else "This interactive widget needs JavaScript."
+    noscript = core_words().lang(lang)("widget.noscript")
     attrs = f'class="cw" data-widget="{widget.name}" data-lang="{lang}" data-config="{data}"'
     if mode:
         attrs += f' data-mode="{mode}"'

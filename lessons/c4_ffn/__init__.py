@@ -9,6 +9,8 @@ widgets.py    ffn-calculator, activation-explorer, ring-classifier (js/)
 tables.py     the d_ff/d table of the frontier models
 figures.py    the anchor's parameter ledger and the measured section's charts
 claims.json   the measured section's reading notes, each checked against the results
+words.LANG.json  its words, one file per language: title and question, its numbers' provenance, the width
+              table's headings and note, the figures' titles, legends and text alternatives
 """
 from __future__ import annotations
 
@@ -38,9 +40,6 @@ UNIT = Unit(
     folder=HERE,
     namespace="ffn",
     order=(4, 1),
-    title={"zh": "FFN", "en": "FFN"},
-    question={"zh": "每个 token 各自还要算什么，为什么这一步占了大半参数？",
-              "en": "What does each token compute on its own, and why does that step hold most of the weights?"},
     numbers=numbers.add_numbers,
     validate=validate,
     widgets=widgets.WIDGETS,

@@ -23,9 +23,11 @@ from course.common.numbers import frontier_source as common_frontier_source
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
 from course.core.registry import Computed, Measured, Scope, add_rows
+from course.project import words
 from lessons.c4_ffn import formulas as f
 from lessons.c4_ffn import twins
 
+WORDS = words(__file__)   # lessons/c4_ffn/words.LANG.json
 HERE = "lessons/c4_ffn"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
@@ -57,7 +59,7 @@ def exact_ratio(num: int, den: int, digits: int) -> tuple[Fraction, str]:
 
 def billions(x: float) -> dict[str, str]:
     """A count of parameters in the unit each language reads it in: 亿 (10⁸) or billion (10⁹)."""
-    return {"zh": f"{fixed(x / 1e8, 0)} 亿", "en": f"{fixed(x / 1e9, 1)} billion"}
+    return WORDS("billions", in_1e8=fixed(x / 1e8, 0), in_1e9=fixed(x / 1e9, 1))
 
 
 # ---------------------------------------------------------------- the steps of the lesson
@@ -68,14 +70,14 @@ def add_two_matrix_era(reg: Scope, inputs: Inputs) -> None:
         m = inputs.frontier.by_name(name)
         n = f.two_matrix_ffn_params(m.hidden_size, m.ffn_width)
         reg.add(f"{key}.params_per_layer", n, integer(n),
-                computed({"zh": "2 · hidden_size · ffn_width（W_1 和 W_2 的权重）", "en": "2 · hidden_size · ffn_width (weights of W_1 and W_2)"}, frontier_source(m), FORMULAS))
+                computed(WORDS("two_matrix.params_per_layer"), frontier_source(m), FORMULAS))
     gpt2 = inputs.frontier.by_name("GPT-2 small")
     bias = f.ffn_bias_params(gpt2.hidden_size, gpt2.ffn_width)
     weights = f.two_matrix_ffn_params(gpt2.hidden_size, gpt2.ffn_width)
-    reg.add("gpt2.bias_params", bias, integer(bias), computed({"zh": "ffn_width + hidden_size（b_1 和 b_2）", "en": "ffn_width + hidden_size (b_1 and b_2)"},
+    reg.add("gpt2.bias_params", bias, integer(bias), computed(WORDS("gpt2.bias_params"),
                                                                frontier_source(gpt2), FORMULAS))
     reg.add("gpt2.bias_share", bias / (weights + bias), percent(bias / (weights + bias), 2),
-            computed({"zh": "一个 FFN 的偏置 /（权重 + 偏置）", "en": "biases / (weights + biases) of one FFN"}, frontier_source(gpt2), FORMULAS))
+            computed(WORDS("gpt2.bias_share"), frontier_source(gpt2), FORMULAS))
 
 
 def add_equal_params(reg: Scope, inputs: Inputs) -> None:
@@ -85,11 +87,11 @@ def add_equal_params(reg: Scope, inputs: Inputs) -> None:
     src = frontier_source(llama)
     d, m = llama.hidden_size, llama.ffn_multiple_of
     reg.add("llama2.hidden_size", d, integer(d), computed("hidden_size", src))
-    reg.add("llama2.four_d", 4 * d, integer(4 * d), computed({"zh": "4 · hidden_size：两矩阵 FFN 的宽度", "en": "4 · hidden_size: a two-matrix FFN's width"}, src))
+    reg.add("llama2.four_d", 4 * d, integer(4 * d), computed(WORDS("llama2.four_d"), src))
     eq = swiglu_equal_params_width(d)
     reg.add("llama2.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
     truncated = int(eq)
-    reg.add("llama2.truncated", truncated, integer(truncated), computed({"zh": "int(2 · 4d / 3)，和 Meta 的代码一样", "en": "int(2 · 4d / 3), as Meta's code does"}, src))
+    reg.add("llama2.truncated", truncated, integer(truncated), computed(WORDS("llama2.truncated"), src))
     reg.add("llama2.multiple_of", m, integer(m), computed("multiple_of (params.json)", src))
     w = f.meta_ffn_width(d, m)
     reg.add("llama2.width_by_rule", w, integer(w),
@@ -98,14 +100,14 @@ def add_equal_params(reg: Scope, inputs: Inputs) -> None:
     reg.add("llama2.ffn_width", llama.ffn_width, integer(llama.ffn_width), computed("ffn_width", src))
     reg.add("llama2.ffn_ratio", w / d, fixed(w / d, 2) + "d", computed("width_by_rule / hidden_size", src, FORMULAS))
     reg.add("llama2.params_per_layer", f.ffn_params(d, w, "swiglu"), integer(f.ffn_params(d, w, "swiglu")),
-            computed({"zh": "3 · hidden_size · 宽度", "en": "3 · hidden_size · width"}, src, FORMULAS))
+            computed(WORDS("llama2.params_per_layer"), src, FORMULAS))
     four = f.two_matrix_ffn_params(d, 4 * d)
-    reg.add("llama2.two_matrix_4d_params", four, integer(four), computed({"zh": "Llama 2 7B 的 d 下的 2 · d · 4d", "en": "2 · d · 4d at Llama 2 7B's d"}, src, FORMULAS))
+    reg.add("llama2.two_matrix_4d_params", four, integer(four), computed(WORDS("llama2.two_matrix_4d_params"), src, FORMULAS))
 
     ds = inputs.frontier.by_name("DeepSeek-LLM-67B")
     w = f.meta_ffn_width(ds.hidden_size, m)
     reg.add("deepseek_llm_67b.width_by_rule", w, integer(w),
-            computed({"zh": "meta_ffn_width(hidden_size, Llama 2 的 multiple_of)", "en": "meta_ffn_width(hidden_size, Llama 2's multiple_of)"}, frontier_source(ds), src, FORMULAS))
+            computed(WORDS("deepseek_llm_67b.width_by_rule"), frontier_source(ds), src, FORMULAS))
 
 
 def add_anchor(reg: Scope, inputs: Inputs) -> None:
@@ -117,42 +119,38 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     ledger = anchor_ledger(t, v)
     layers = ledger["ffn"] + ledger["full_attention"] + ledger["gated_deltanet"] + 2 * t.num_hidden_layers * d
     reg.add("anchor.decoder_layers_params", layers, integer(layers),
-            computed({"zh": "每个解码层的 FFN + 注意力 + Gated DeltaNet + 两个归一化", "en": "FFN + attention + Gated DeltaNet + the two norms of every decoder layer"}, ANCHOR,
+            computed(WORDS("anchor.decoder_layers_params"), ANCHOR,
                      "course/common/formulas.py"))
     reg.add("anchor.decoder_share", ledger["ffn"] / layers, percent(ledger["ffn"] / layers, 1),
-            computed({"zh": "FFN 的参数 / 解码层的参数", "en": "FFN parameters / parameters of the decoder layers"}, ANCHOR, "course/common/formulas.py"))
+            computed(WORDS("anchor.decoder_share"), ANCHOR, "course/common/formulas.py"))
     # what the share counts: the 64 decoder layers' FFNs over every weight of the checkpoint (the embeddings,
     # the vision encoder and the MTP module included); and how it grows if the other MLPs count too
     total = sum(ledger.values())
     mtp_ffn = t.mtp_num_hidden_layers * 3 * d * w
     vision_mlps = v.depth * (2 * v.hidden_size * v.intermediate_size + v.intermediate_size + v.hidden_size)
-    for key, n, what, what_zh in (
-            ("share_with_mtp_ffn", ledger["ffn"] + mtp_ffn, "decoder FFNs + the MTP layer's FFN",
-             "解码层的 FFN + MTP 层的 FFN"),
-            ("share_with_vision_mlps", ledger["ffn"] + mtp_ffn + vision_mlps,
-             "decoder FFNs + the MTP layer's FFN + the vision blocks' MLPs (fc1, fc2 with biases)",
-             "解码层的 FFN + MTP 层的 FFN + 视觉编码器各块的 MLP（fc1、fc2，含偏置）")):
+    for key, n in (("share_with_mtp_ffn", ledger["ffn"] + mtp_ffn),
+                   ("share_with_vision_mlps", ledger["ffn"] + mtp_ffn + vision_mlps)):
         reg.add(f"anchor.{key}", n / total, percent(n / total, 1),
-                computed({"zh": f"（{what_zh}）/ 全部参数", "en": f"({what}) / all parameters"},
+                computed(WORDS("anchor.share_of_all", what=WORDS(f"anchor.{key}")),
                          ANCHOR, "course/common/formulas.py", NUMBERS))
     reg.add("anchor.mtp_layers", t.mtp_num_hidden_layers, integer(t.mtp_num_hidden_layers),
             computed("mtp_num_hidden_layers", anchor_source("mtp_num_hidden_layers")))
     parts = anchor_layer_parts(t)
     in_layer = parts["ffn"] / (parts["ffn"] + parts["full_attention"] + 2 * d)
     reg.add("anchor.full_attention_layer_share", in_layer, percent(in_layer, 1),
-            computed({"zh": "一个全注意力层的 FFN /（FFN + 全注意力 + 两个归一化）", "en": "FFN / (FFN + full attention + two norms) of one full-attention layer"}, ANCHOR,
+            computed(WORDS("anchor.full_attention_layer_share"), ANCHOR,
                      "course/common/formulas.py"))
     eq = swiglu_equal_params_width(d)
     reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
     q, text = exact_ratio(3 * w, 8 * d, 2)
     reg.add("anchor.vs_equal_params", float(q), text + "×",
-            computed({"zh": "intermediate_size / (8d/3) = 3 · intermediate_size / (8 · hidden_size)，按精确的分数取舍", "en": "intermediate_size / (8d/3) = 3 · intermediate_size / (8 · hidden_size), rounded on the exact fraction"}, src, NUMBERS))
+            computed(WORDS("anchor.vs_equal_params"), src, NUMBERS))
     rule = f.meta_ffn_width(d, inputs.frontier.by_name("Llama 2 7B").ffn_multiple_of)
     reg.add("anchor.meta_rule_width", rule, integer(rule),
-            computed({"zh": "meta_ffn_width(hidden_size, Llama 2 的 multiple_of)：Meta 的规则会给出的宽度", "en": "meta_ffn_width(hidden_size, Llama 2's multiple_of): what Meta's rule would give"}, src, FORMULAS))
+            computed(WORDS("anchor.meta_rule_width"), src, FORMULAS))
     two = f.equal_params_width(w, "swiglu", "two_matrix")
     reg.add("anchor.two_matrix_equal_width", two, integer(round(two)),
-            computed({"zh": "3/2 · intermediate_size：权重和锚点模型的 FFN 一样多的两矩阵 FFN", "en": "3/2 · intermediate_size: a two-matrix FFN with the anchor's FFN weights"}, src, FORMULAS))
+            computed(WORDS("anchor.two_matrix_equal_width"), src, FORMULAS))
     reg.add("anchor.two_matrix_equal_ratio", two / d, fixed(two / d, 1) + "d", computed("3/2 · d_ff / d", src, FORMULAS))
 
 
@@ -179,7 +177,7 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
         reg.add(f"{k}.num_layers", m.num_layers, integer(m.num_layers), computed("num_layers", src))
         n = dense_layers(m)
         reg.add(f"{k}.dense_layers", n, integer(n),
-                computed({"zh": "num_layers；MoE 模型取 dense_ffn_layers", "en": "num_layers, or dense_ffn_layers for an MoE model"}, src, NUMBERS))
+                computed(WORDS("models.dense_layers"), src, NUMBERS))
         if m.moe_ffn_width:
             e = m.moe_ffn_width / m.hidden_size
             reg.add(f"{k}.expert_width", m.moe_ffn_width, integer(m.moe_ffn_width), computed("moe_ffn_width", src))
@@ -192,18 +190,17 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
              "latent": m.name == LATENT_MOE_MODEL,
              "encdec": m.name in ENCODER_DECODER_MODELS} for m in dense_ffn_models(inputs)]
     rows.append({"slug": "anchor", "name": inputs.anchor.name})
-    add_rows(reg, "models.rows", rows, computed({"zh": "宽度表里的模型，从早到晚，最后是锚点模型", "en": "the width table's models, oldest first, then the anchor"}, FRONTIER, ANCHOR))
+    add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR))
     t = inputs.anchor.config.text_config
     r = t.intermediate_size / t.hidden_size
     reg.add("models.anchor.ratio", r, fixed(r, 2), computed("intermediate_size / hidden_size",
                                                              anchor_source("intermediate_size")))
     gated.append(r)   # the anchor's row is gated too: the count and the range are over the table's rows
-    src = {"zh": f"{FRONTIER} 和 {ANCHOR}（门控模型的稠密 FFN，锚点模型也算在内）",
-           "en": f"{FRONTIER} and {ANCHOR} (dense FFNs of gated models, the anchor included)"}
+    src = WORDS("models.gated.source", frontier=FRONTIER, anchor=ANCHOR)
     reg.add("models.gated.count", len(gated), integer(len(gated)),
-            computed({"zh": "表中用门控 FFN 的行，锚点模型也算在内", "en": "rows of the table with a gated FFN, the anchor's included"}, src))
-    reg.add("models.gated.ratio_min", min(gated), fixed(min(gated), 2) + "d", computed({"zh": "最小的 ffn_width / hidden_size", "en": "smallest ffn_width / hidden_size"}, src))
-    reg.add("models.gated.ratio_max", max(gated), fixed(max(gated), 2) + "d", computed({"zh": "最大的 ffn_width / hidden_size", "en": "largest ffn_width / hidden_size"}, src))
+            computed(WORDS("models.gated.count"), src))
+    reg.add("models.gated.ratio_min", min(gated), fixed(min(gated), 2) + "d", computed(WORDS("models.gated.ratio_min"), src))
+    reg.add("models.gated.ratio_max", max(gated), fixed(max(gated), 2) + "d", computed(WORDS("models.gated.ratio_max"), src))
 
 
 def add_latent_moe(reg: Scope, inputs: Inputs) -> None:
@@ -238,11 +235,11 @@ def add_moe(reg: Scope, inputs: Inputs) -> None:
                          ("hidden_size", m.hidden_size)):
         reg.add(f"{k}.{field}", value, integer(value), computed(field, src))
     reg.add(f"{k}.total", moe["total"], billions(moe["total"]),
-            computed({"zh": "稠密 FFN +（层数 − 稠密层数）·（路由专家 + 共享专家）· 3 · d · expert_width", "en": "dense FFNs + (layers − dense) · (routed + shared) · 3 · d · expert_width"}, src, FORMULAS))
+            computed(WORDS("moe.total"), src, FORMULAS))
     reg.add(f"{k}.active", moe["active"], billions(moe["active"]),
-            computed({"zh": "稠密 FFN +（层数 − 稠密层数）·（per_token + 共享专家）· 3 · d · expert_width", "en": "dense FFNs + (layers − dense) · (per_token + shared) · 3 · d · expert_width"}, src, FORMULAS))
+            computed(WORDS("moe.active"), src, FORMULAS))
     share = moe["active"] / moe["total"]
-    reg.add(f"{k}.active_share", share, percent(share, 1), computed({"zh": "一个 token 用到的 FFN 权重 / FFN 权重总数", "en": "active / total FFN weights"}, src, FORMULAS))
+    reg.add(f"{k}.active_share", share, percent(share, 1), computed(WORDS("moe.active_share"), src, FORMULAS))
 
 
 # ---------------------------------------------------------------- the widgets' read-outs
@@ -254,33 +251,32 @@ GAP_SCAN = (-6.0, 6.0, 12001)
 
 
 def add_activations(reg: Scope) -> None:
-    where = computed({"zh": "激活函数小工具的默认值", "en": "the activation explorer's defaults"}, NUMBERS)
+    where = computed(WORDS("act.defaults"), NUMBERS)
     reg.add("act.range", ACT_RANGE, fixed(ACT_RANGE, 0), where)
     for name, v in ACT_DEFAULTS.items():
         reg.add(f"act.default_{name}", v, fixed(v, 0), where)
     x, a, b = ACT_DEFAULTS["x"], ACT_DEFAULTS["a"], ACT_DEFAULTS["b"]
     for name, fn in f.ACTIVATIONS.items():
-        reg.add(f"act.{name}_at_x", fn(x), fixed(fn(x), 3), computed({"zh": f"默认 x 处的 {name}(x)", "en": f"{name}(x) at the default x"}, FORMULAS))
+        reg.add(f"act.{name}_at_x", fn(x), fixed(fn(x), 3), computed(WORDS("act.at_x", name=name), FORMULAS))
     p = f.swiglu_product(a, b)
-    reg.add("act.swiglu_at_ab", p, fixed(p, 3), computed({"zh": "默认 a、b 处的 SiLU(a) · b", "en": "SiLU(a) · b at the default a, b"}, FORMULAS))
+    reg.add("act.swiglu_at_ab", p, fixed(p, 3), computed(WORDS("act.swiglu_at_ab"), FORMULAS))
     lo, hi, n = MIN_SCAN
     xs = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
     for name in ("gelu", "silu"):
         fn = f.ACTIVATIONS[name]
         at = min(xs, key=fn)
-        reg.add(f"act.{name}_min", fn(at), fixed(fn(at), 3), computed({"zh": f"{name} 在 [−3, 0] 上扫描得到的最小值", "en": f"min of {name} over a scan of [−3, 0]"}, FORMULAS))
-        reg.add(f"act.{name}_argmin", at, fixed(at, 2), computed({"zh": f"{name} 取最小值的 x", "en": f"where {name} is smallest"}, FORMULAS))
+        reg.add(f"act.{name}_min", fn(at), fixed(fn(at), 3), computed(WORDS("act.min", name=name), FORMULAS))
+        reg.add(f"act.{name}_argmin", at, fixed(at, 2), computed(WORDS("act.argmin", name=name), FORMULAS))
     gap = f.largest_gap(f.gelu_tanh, f.gelu_exact, *GAP_SCAN)
     reg.add("act.gelu_tanh_gap", gap, significant(gap, 2),
-            computed({"zh": "[−6, 6] 上 |tanh 近似 − x·Φ(x)| 的最大值", "en": "max |tanh approximation − x·Φ(x)| over [−6, 6]"}, FORMULAS))
+            computed(WORDS("act.gelu_tanh_gap"), FORMULAS))
     # the heat map's left edge, a = −range: how close to 0 SiLU(a) gets inside the widget
     reg.add("act.left_edge", -ACT_RANGE, fixed(-ACT_RANGE, 0), where)
     edge = f.ACTIVATIONS["silu"](-ACT_RANGE)
     reg.add("act.silu_at_left_edge", edge, fixed(edge, 3),
-            computed({"zh": f"SiLU({fixed(-ACT_RANGE, 0)})，热力图的左边缘",
-                      "en": f"SiLU({fixed(-ACT_RANGE, 0)}), the heat map's left edge"}, FORMULAS))
+            computed(WORDS("act.silu_at_left_edge", edge=fixed(-ACT_RANGE, 0)), FORMULAS))
     corner = f.swiglu_product(ACT_RANGE, ACT_RANGE)
-    reg.add("act.swiglu_corner", corner, fixed(corner, 2), computed({"zh": "SiLU(4) · 4，热力图的一角", "en": "SiLU(4) · 4, the heat map's corner"}, FORMULAS))
+    reg.add("act.swiglu_corner", corner, fixed(corner, 2), computed(WORDS("act.swiglu_corner"), FORMULAS))
 
 
 def add_ring(reg: Scope) -> None:
@@ -294,18 +290,18 @@ def add_ring(reg: Scope) -> None:
         v = getattr(spec, field)
         reg.add(f"ring.{field}", v, fixed(v, 1), computed(f"RingSpec.{field}", where))
     n = len(pts)
-    reg.add("ring.points", n, integer(n), computed({"zh": "两类点合计", "en": "both classes"}, where))
+    reg.add("ring.points", n, integer(n), computed(WORDS("ring.points"), where))
     best = twins.best_line(pts, spec)
     reg.add("ring.best_line.correct", best["correct"], integer(best["correct"]),
-            computed({"zh": "best_line()：网格上最好的直线分对的点数", "en": "best_line(): the grid's best line, points it gets right"}, where))
+            computed(WORDS("ring.best_line.correct"), where))
     reg.add("ring.best_line.accuracy", best["correct"] / n, percent(best["correct"] / n, 1),
-            computed({"zh": "best_line() / 全部点数", "en": "best_line() / all points"}, where))
+            computed(WORDS("ring.best_line.accuracy"), where))
     for k in range(spec.k_min, 6):
         c = twins.correct(pts, twins.relu_scores(pts, k, spec.threshold))
-        reg.add(f"ring.relu.k{k}.correct", c, integer(c), computed({"zh": f"{k} 个 ReLU 单元分对的点数", "en": f"{k} ReLU units: points right"}, where))
+        reg.add(f"ring.relu.k{k}.correct", c, integer(c), computed(WORDS("ring.relu.correct", k=k), where))
     first = twins.smallest_k_all_correct(pts, spec)
     reg.add("ring.relu.first_all_correct", first, integer(first),
-            computed({"zh": "全部分对的最小 k", "en": "smallest k with every point right"}, where))
+            computed(WORDS("ring.relu.first_all_correct"), where))
     g = twins.guaranteed_k(spec)
     reg.add("ring.relu.guaranteed_k", g, integer(g), computed("⌊π / arccos(t / ring_inner)⌋ + 1", where))
     for k in (3, 4):
@@ -350,17 +346,16 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
     for (narrow, wide), name in zip(zip(SWEEP, SWEEP[1:]), ("widen_2_to_4", "widen_4_to_8")):
         added = base.n_layer * (per_layer[wide] - per_layer[narrow])
         reg.add(f"runs.{name}.params", added, integer(added),
-                computed({"zh": f"n_layer ·（{wide} 的 FFN − {narrow} 的 FFN）", "en": f"n_layer · (FFN of {wide} − FFN of {narrow})"}, EXPERIMENTS, FORMULAS))
+                computed(WORDS("runs.widen.params", wide=wide, narrow=narrow), EXPERIMENTS, FORMULAS))
     extra = base.n_layer * (per_layer[BASELINE] - per_layer["c1_gelu_ratio4"])
     reg.add("runs.swiglu_extra_params", extra, integer(extra),
-            computed({"zh": "n_layer ·（SwiGLU FFN − GELU 4d FFN），来自向上取到 ffn_multiple_of 的倍数", "en": "n_layer · (SwiGLU FFN − GELU 4d FFN), from the rounding up to a multiple of ffn_multiple_of"},
+            computed(WORDS("runs.swiglu_extra_params"),
                      EXPERIMENTS, FORMULAS))
 
 
 GELU4 = "c1_gelu_ratio4"
 GELU4_LOW_LR = "c1_gelu_ratio4_lr1e-3"        # the same GELU 4d at lr 1e-3
 BASELINE_LOW_LR = "c4_baseline_lr1e-3"
-GROUP_ZH = {"low": "最终损失较低的两个种子", "high": "最终损失最高的那个种子"}
 SPLIT_STEP = 150   # a validation step (every 50) at which GELU 4d's seeds have already parted
 
 
@@ -376,7 +371,7 @@ def add_split(reg: Scope, results: Results) -> None:
         return
     runs = sorted(results.runs[GELU4], key=lambda r: r.metrics.final_val_loss)
     low, high = runs[:-1], runs[-1]
-    prov = provenance(results.runs[GELU4], {"zh": f"{GELU4}，按最终损失分组的种子（最高的单独一组）", "en": f"{GELU4}, seeds by final loss (the highest alone)"})
+    prov = provenance(results.runs[GELU4], WORDS("gelu4.groups", gelu4=GELU4))
     val_at = lambda r: r.val.loss[r.val.step.index(SPLIT_STEP)]   # noqa: E731
     loss3 = lambda x: fixed(x, 3)                                    # noqa: E731
     for group, rs in (("low", low), ("high", [high])):
@@ -393,54 +388,50 @@ def add_split(reg: Scope, results: Results) -> None:
             for key, a, b in (("first_gain", "c1_gelu_ratio2", GELU4), ("second_gain", GELU4, "c1_gelu_ratio8"),
                               ("swiglu_gap", BASELINE, GELU4)):
                 spread_keys(reg, f"gelu4.{group}.{key}", [by_seed[a][s] - by_seed[b][s] for s in seeds], loss3,
-                            provenance(results.runs[a], {"zh": f"{a} − {b}，GELU 4d {GROUP_ZH[group]}", "en": f"{a} − {b}, the seeds of GELU 4d's {group} group"}))
+                            provenance(results.runs[a], WORDS("gelu4.group_seeds", what=f"{a} − {b}",
+                                                              group=WORDS(f"gelu4.group.{group}"))))
     # GELU 4d at lr 1e-3 against GELU 4d at the default lr, for the seeds of each group: the low group
     # ends higher at 1e-3 (lr1e-3_rise, 1e-3 minus default), the high seed lower (lr1e-3_drop, default minus 1e-3)
     if GELU4_LOW_LR in results.runs and results.seeds(GELU4_LOW_LR) == results.seeds(GELU4):
         at_low_lr = {r.config.seed: r.metrics.final_val_loss for r in results.runs[GELU4_LOW_LR]}
-        for group, rs, key, sign, what in (("low", low, "lr1e-3_rise", 1, (f"{GELU4_LOW_LR} − {GELU4}",) * 2),
-                                           ("high", [high], "lr1e-3_drop", -1, (f"{GELU4} − {GELU4_LOW_LR}",) * 2)):
+        for group, rs, key, sign, what in (("low", low, "lr1e-3_rise", 1, f"{GELU4_LOW_LR} − {GELU4}"),
+                                           ("high", [high], "lr1e-3_drop", -1, f"{GELU4} − {GELU4_LOW_LR}")):
             spread_keys(reg, f"gelu4.{group}.{key}",
                         [sign * (at_low_lr[r.config.seed] - r.metrics.final_val_loss) for r in rs], loss3,
                         provenance(results.runs[GELU4_LOW_LR],
-                                   {"zh": f"{what[0]}，GELU 4d {GROUP_ZH[group]}",
-                                    "en": f"{what[1]}, the seeds of GELU 4d's {group} group"}))
+                                   WORDS("gelu4.group_seeds", what=what, group=WORDS(f"gelu4.group.{group}"))))
     base = results.runs[BASELINE]
     spread_keys(reg, "baseline.val_at_split", [val_at(r) for r in base], loss3,
-                provenance(base, {"zh": f"{BASELINE}，第 {SPLIT_STEP} 步的验证损失",
-                                  "en": f"{BASELINE}, validation loss at step {SPLIT_STEP}"}))
+                provenance(base, WORDS("baseline.val_at_split", baseline=BASELINE, split_step=SPLIT_STEP)))
     for run in ("c1_gelu_ratio2", "c1_gelu_ratio8"):   # the sweep's end points at the same step
         if run in results.runs:
             rs = results.runs[run]
             spread_keys(reg, f"runs.{run}.val_at_split", [val_at(r) for r in rs], loss3,
-                        provenance(rs, {"zh": f"{run}，第 {SPLIT_STEP} 步的验证损失",
-                                        "en": f"{run}, validation loss at step {SPLIT_STEP}"}))
+                        provenance(rs, WORDS("runs.val_at_split", run=run, split_step=SPLIT_STEP)))
     if "c1_gelu_ratio2" in results.runs:   # how far the narrow end sits above GELU 4d's highest seed at the split step
         gap = min(val_at(r) for r in results.runs["c1_gelu_ratio2"]) - max(val_at(r) for r in results.runs[GELU4])
         reg.add("runs.narrow_gap_at_split", gap, fixed(gap, 3),
-                provenance(results.runs["c1_gelu_ratio2"], {"zh": f"c1_gelu_ratio2 最低的种子 − {GELU4} 最高的种子，第 {SPLIT_STEP} 步的验证损失",
-                                                           "en": f"c1_gelu_ratio2's lowest seed − {GELU4}'s highest seed, validation loss at step {SPLIT_STEP}"}))
-    reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP), computed({"zh": "每次运行都有的一个验证步", "en": "a validation step of every run"}, NUMBERS))
+                provenance(results.runs["c1_gelu_ratio2"], WORDS("runs.narrow_gap_at_split", gelu4=GELU4, split_step=SPLIT_STEP)))
+    reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP), computed(WORDS("split_step"), NUMBERS))
     # at init: the largest hidden activation of each FFN (over its layers), and SwiGLU's over GELU's per seed
     for key, run in (("swiglu", BASELINE), ("gelu4", GELU4)):
         spread_keys(reg, f"runs.{key}.init_act_max", [seed_max(r.init.ffn_act_max) for r in results.runs[run]],
-                    lambda x: significant(x, 2), provenance(results.runs[run], {"zh": f"{run}（初始化时的探测）", "en": f"{run} (init probe)"}))
+                    lambda x: significant(x, 2), provenance(results.runs[run], WORDS("runs.init_act_max", run=run)))
     if results.seeds(BASELINE) == results.seeds(GELU4):
         a, b = results.runs[BASELINE], results.runs[GELU4]
         spread_keys(reg, "compare.swiglu_over_gelu4.init_act_max",
                     [seed_max(x.init.ffn_act_max) / seed_max(y.init.ffn_act_max) for x, y in zip(a, b)],
-                    lambda x: fixed(x, 2), provenance(a, {"zh": f"{BASELINE} / {GELU4}（初始化时隐藏层的最大激活）", "en": f"{BASELINE} / {GELU4} (largest hidden activation at init)"}))
+                    lambda x: fixed(x, 2), provenance(a, WORDS("compare.swiglu_over_gelu4.init_act_max", baseline=BASELINE, gelu4=GELU4)))
         spread_keys(reg, "compare.swiglu_over_gelu4.max_act",
                     [x.metrics.max_ffn_act / y.metrics.max_ffn_act for x, y in zip(a, b)],
-                    lambda x: fixed(x, 1), provenance(a, {"zh": f"{BASELINE} / {GELU4}（训练中隐藏层的最大激活）", "en": f"{BASELINE} / {GELU4} (largest hidden activation in training)"}))
+                    lambda x: fixed(x, 1), provenance(a, WORDS("compare.swiglu_over_gelu4.max_act", baseline=BASELINE, gelu4=GELU4)))
     if all(n in results.runs for n in (GELU4_LOW_LR, BASELINE_LOW_LR)) \
             and results.seeds(GELU4_LOW_LR) == results.seeds(BASELINE_LOW_LR):
         a, b = results.runs[BASELINE_LOW_LR], results.runs[GELU4_LOW_LR]
         spread_keys(reg, "compare.swiglu_over_gelu4_lr1e-3.max_act",
                     [x.metrics.max_ffn_act / y.metrics.max_ffn_act for x, y in zip(a, b)],
                     lambda x: fixed(x, 1),
-                    provenance(a, {"zh": f"{BASELINE_LOW_LR} / {GELU4_LOW_LR}（训练中隐藏层的最大激活）",
-                                   "en": f"{BASELINE_LOW_LR} / {GELU4_LOW_LR} (largest hidden activation in training)"}))
+                    provenance(a, WORDS("compare.swiglu_over_gelu4_lr1e-3.max_act", baseline_low_lr=BASELINE_LOW_LR, gelu4_low_lr=GELU4_LOW_LR)))
 
 
 # the loss differences the reading notes rest on at lr 3e-3, a minus b seed by seed (the note's own compare keys)
@@ -465,14 +456,13 @@ def add_measured(reg: Scope, results: Results) -> None:
         closest = min(r.corpus.unigram_floor - r.metrics.final_val_loss for r in page_runs)
         last = newest(page_runs)
         reg.add("runs.below_unigram.min", closest, fixed(closest, 3),
-                Measured(run={"zh": "一元损失 − 最终验证损失，本页六个运行的每个种子中最小的",
-                              "en": "unigram loss − final validation loss, the smallest over every seed of this page's six runs"},
+                Measured(run=WORDS("runs.below_unigram.min.run"),
                          device=trained_on(page_runs), date=last.provenance.date, commit=last.provenance.commit))
     if all(r in results.runs for r in EQUAL_PAIR):
         gelu, swiglu = (results.runs[r] for r in EQUAL_PAIR)
         extra = (swiglu[0].parameters - gelu[0].parameters) / gelu[0].parameters
         reg.add("compare.gelu4_vs_swiglu.params_share", extra, percent(extra, 2),
-                provenance(swiglu, {"zh": f"({BASELINE} − c1_gelu_ratio4) / c1_gelu_ratio4，参数量", "en": f"({BASELINE} − c1_gelu_ratio4) / c1_gelu_ratio4, parameters"}))
+                provenance(swiglu, WORDS("compare.gelu4_vs_swiglu.params_share", baseline=BASELINE)))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

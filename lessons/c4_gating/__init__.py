@@ -9,6 +9,8 @@ widgets.py          attention-sink, swiglu-surface, qproj-split (js/)
 tables.py           output-gates: which of the compared models gate their attention output
 figures.py          the measured section's charts
 claims.json         the measured section's reading notes, each checked against the results
+words.LANG.json     its words, one file per language: its title and question, its numbers' provenance, the
+                    table's headings, the figures' titles, legends and text alternatives
 """
 from __future__ import annotations
 
@@ -31,9 +33,6 @@ UNIT = Unit(
     folder=HERE,
     namespace="gating",
     order=(4, 4),
-    title={"zh": "门控", "en": "Gating"},
-    question={"zh": "FFN 的第三个矩阵和 q_proj 多出的一半各在做什么？",
-              "en": "What do the FFN's third matrix and the extra half of q_proj do?"},
     numbers=numbers.add_numbers,
     validate=validate,
     widgets=widgets.WIDGETS,

@@ -13,10 +13,12 @@ from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, significant
 from course.core.registry import Computed, Scope, Words, add_rows
+from course.project import words
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 from lessons.c4_normalization.numbers import add_other_cpu, other_cpu_provenance
 
+WORDS = words(__file__)   # lessons/c4_gating/words.LANG.json
 HERE = "lessons/c4_gating"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
@@ -62,7 +64,7 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
                        ("per_head", "2 × head_dim")):
         reg.add(f"qproj.{part}", split[part], integer(split[part]), computed(f"q_proj_split()['{part}']: {what}", src))
     share = split["gate"] / split["out"]
-    reg.add("qproj.gate_share", share, percent(share, 0), computed({"zh": "门的宽度 / q_proj 的宽度", "en": "gate width / q_proj width"}, src))
+    reg.add("qproj.gate_share", share, percent(share, 0), computed(WORDS("qproj.gate_share"), src))
 
     per_layer = f.output_gate_params(d, t.num_attention_heads, t.head_dim)
     layers = f.anchor_output_gate_layers(t)
@@ -72,17 +74,17 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     all_params = sum(anchor_ledger(t, inputs.anchor.config.vision_config).values())
     layer_ffn = anchor_layer_parts(t)["ffn"]
     reg.add("gate.per_layer_params", per_layer, integer(per_layer),
-            computed({"zh": "hidden_size × num_attention_heads × head_dim（q_proj 里门的那一半）", "en": "hidden_size × num_attention_heads × head_dim (the gate half of q_proj)"}, src))
+            computed(WORDS("gate.per_layer_params"), src))
     reg.add("gate.mtp_layers", t.mtp_num_hidden_layers, integer(t.mtp_num_hidden_layers),
-            computed({"zh": "mtp_num_hidden_layers（MTP 模块含一个全注意力层）", "en": "mtp_num_hidden_layers (the MTP module holds one full-attention layer)"},
+            computed(WORDS("gate.mtp_layers"),
                      anchor_source("mtp_num_hidden_layers")))
     reg.add("gate.layers", layers, integer(layers),
-            computed({"zh": "全注意力层 + MTP 层", "en": "full-attention layers + MTP layers"}, anchor_source("layer_types"), FORMULAS))
-    reg.add("gate.total_params", total, integer(total), computed({"zh": "每层门的参数 × 加门的层数", "en": "gate parameters per layer × gated layers"}, ANCHOR))
+            computed(WORDS("gate.layers"), anchor_source("layer_types"), FORMULAS))
+    reg.add("gate.total_params", total, integer(total), computed(WORDS("gate.total_params"), ANCHOR))
     reg.add("gate.share", total / all_params, percent(total / all_params, 2),
-            computed({"zh": "门的参数 / 全部参数（anchor.params.total）", "en": "gate parameters / all parameters (anchor.params.total)"}, ANCHOR))
+            computed(WORDS("gate.share"), ANCHOR))
     reg.add("gate.in_ffn_layers", total / layer_ffn, fixed(total / layer_ffn, 2),
-            computed({"zh": "门的参数 / 一层 FFN 的参数（anchor.layer.ffn_params）", "en": "gate parameters / one layer's FFN parameters (anchor.layer.ffn_params)"}, ANCHOR))
+            computed(WORDS("gate.in_ffn_layers"), ANCHOR))
 
     shapes = f.ffn_shapes(d, t.intermediate_size)
     gate_proj = shapes["gate_proj"][0] * shapes["gate_proj"][1]
@@ -96,10 +98,12 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     reg.add("gdn.value_heads", t.linear_num_value_heads, integer(t.linear_num_value_heads),
             computed("linear_num_value_heads", zsrc))
     reg.add("gdn.gate_width", z, integer(z), computed("linear_num_value_heads × linear_value_head_dim (in_z)", zsrc))
-    reg.add("gdn.gate_params", d * z, integer(d * z), computed({"zh": "hidden_size × in_z 的宽度", "en": "hidden_size × in_z width"}, zsrc))
+    reg.add("gdn.gate_params", d * z, integer(d * z), computed(WORDS("gdn.gate_params"), zsrc))
 
 
-YES_NO = {True: {"zh": "是", "en": "yes"}, False: {"zh": "否", "en": "no"}}
+def yes_no(v: bool) -> dict[str, str]:
+    return WORDS("yes" if v else "no")
+
 
 # Where a "yes" is read, model by model, when the config's own key is not attn_output_gate: Kimi K3's config
 # switches the gate of its MLA layers with this key (model-configs/moonshotai__Kimi-K3.config.json).
@@ -145,12 +149,10 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     config key records, inferred); and which of them give each head a learned sink logit instead."""
     a = inputs.anchor
     gated = a.config.text_config.attn_output_gate
-    reg.add(f"output_gate.{slug(a.name)}", int(gated), YES_NO[gated],
+    reg.add(f"output_gate.{slug(a.name)}", int(gated), yes_no(gated),
             computed("attn_output_gate", anchor_source("attn_output_gate")))
-    no_sink = {"zh": "没有可学的 sink logit：读过的注意力代码里，softmax 只在真实 token 上计算，没有多出的打分",
-               "en": "no learned sink logit: in the attention code we read, the softmax runs over the real tokens "
-                     "only, with no extra logit"}
-    reg.add(f"sink_logit.{slug(a.name)}", 0, YES_NO[False], computed(no_sink, ANCHOR_ATTENTION_CODE))
+    no_sink = WORDS("sink_logit.none")
+    reg.add(f"sink_logit.{slug(a.name)}", 0, yes_no(False), computed(no_sink, ANCHOR_ATTENTION_CODE))
     stated = [m for m in inputs.frontier.models if m.attn_output_gate is not None]
     for m in stated:
         p = m.attn_output_gate_source or m.provenance
@@ -158,46 +160,36 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
         how = gate_evidence(m)
         source = f"{FRONTIER} ({m.name}; {p.grade}: {where})"
         if how == "code" and m.name in SINK_LOGIT:
-            what = {"zh": "attn_output_gate（来自模型代码，它的 config 没有这个键：它的注意力不乘门，改为加一个可学习的 sink logit）",
-                    "en": "attn_output_gate (from the model's code, its config has no such key: its attention multiplies "
-                          "by no gate and adds a learned sink logit instead)"}
+            what = WORDS("output_gate.how.code_sink")
             source = SINK_LOGIT[m.name][1]
         else:
-            what = {"code": {"zh": "attn_output_gate（来自模型代码：它的 config 没有这个键）",
-                             "en": "attn_output_gate (from the model's code: its config has no such key)"},
-                    "config": {"zh": f"{GATE_CONFIG_KEYS.get(m.name)}（这个模型 config 里注意力输出门的键）",
-                               "en": f"{GATE_CONFIG_KEYS.get(m.name)} (the model's config key for its attention output gate)"},
-                    "inferred": {"zh": "attn_output_gate：推断（没有 config 键记录它，本课程也没有读它的代码）",
-                                 "en": "attn_output_gate: inferred (no config key records it; the course read no code for it)"}}[how]
-        reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), YES_NO[m.attn_output_gate], computed(what, source))
+            what = WORDS(f"output_gate.how.{how}", key=GATE_CONFIG_KEYS.get(m.name))
+        reg.add(f"output_gate.{slug(m.name)}", int(m.attn_output_gate), yes_no(m.attn_output_gate), computed(what, source))
         if m.name in SINK_LOGIT:
             param, code = SINK_LOGIT[m.name]
-            reg.add(f"sink_logit.{slug(m.name)}", 1, {"zh": f"有（{param}）", "en": f"yes ({param})"},
-                    computed({"zh": f"每个头一个可学习的 logit（{param}），加入每一行 softmax（读自代码，没有 config 键记录它）",
-                              "en": f"a learned logit per head, {param}, that joins every softmax row (read from code; "
-                                    "no config key records it)"}, code))
+            reg.add(f"sink_logit.{slug(m.name)}", 1, WORDS("sink_logit.yes", param=param),
+                    computed(WORDS("sink_logit.learned", param=param), code))
         elif sink_evidence(m) == "code":
-            reg.add(f"sink_logit.{slug(m.name)}", 0, YES_NO[False], computed(no_sink, source))
+            reg.add(f"sink_logit.{slug(m.name)}", 0, yes_no(False), computed(no_sink, source))
     rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "how": gate_evidence(m),
              "sink": m.name in SINK_LOGIT, "sink_how": sink_evidence(m)}
             for m in sorted(stated, key=lambda m: (m.year, m.name))]
     add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config",
                                         "sink_how": "code"}] + rows,
-             computed({"zh": "锚点模型，然后是每个记录了 attn_output_gate 的模型，从早到晚", "en": "the anchor, then every model that records attn_output_gate, oldest first"}, ANCHOR, FRONTIER))
+             computed(WORDS("output_gate.rows"), ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
-    src = {"zh": f"{FRONTIER}（每个记录了 attn_output_gate 的模型）、{ANCHOR}",
-           "en": f"{FRONTIER} (attn_output_gate of every model that records it), {ANCHOR}"}
+    src = WORDS("output_gate.source", frontier=FRONTIER, anchor=ANCHOR)
     reg.add("output_gate.gated", yes, integer(yes),
-            computed({"zh": "注意力输出加门的锚点模型和对照模型", "en": "the anchor and the frontier models whose attention output is gated"}, src))
+            computed(WORDS("output_gate.gated"), src))
     inferred = sum(gate_evidence(m) == "inferred" for m in stated)
     reg.add("output_gate.inferred", inferred, integer(inferred),
-            computed({"zh": "「否」没有任何 config 键写明的模型（推断）", "en": "the models whose 'no' no config key records (inferred)"}, FRONTIER))
+            computed(WORDS("output_gate.inferred"), FRONTIER))
     sinks = sum(m.name in SINK_LOGIT for m in stated)
     reg.add("sink_logit.models", sinks, integer(sinks),
-            computed({"zh": "代码给每个头一个可学习 sink logit 的对照模型", "en": "the compared models whose code gives each head a learned sink logit"}, GPT_OSS_SINKS, V4_SINKS))
+            computed(WORDS("sink_logit.models"), GPT_OSS_SINKS, V4_SINKS))
     unchecked = sum(sink_evidence(m) == "unchecked" for m in stated)
     reg.add("sink_logit.unchecked", unchecked, integer(unchecked),
-            computed({"zh": "没有读过注意力代码、因而 sink 一栏未核对的对照模型", "en": "the compared models whose attention code we did not read, so that their sink cell is unchecked"}, FRONTIER))
+            computed(WORDS("sink_logit.unchecked"), FRONTIER))
 
 
 # ---------------------------------------------------------------- bounding the gated FFN
@@ -209,7 +201,7 @@ def add_bounds(reg: Scope, inputs: Inputs) -> None:
     k3 = inputs.frontier.by_name("Kimi K3")
     oss_src = f"{FRONTIER} (gpt-oss-120b swiglu_limit), {GPT_OSS_CODE}"
     reg.add("gpt_oss.alpha", GPT_OSS_ALPHA, fixed(GPT_OSS_ALPHA, 3),
-            computed({"zh": "swiglu() 默认的 alpha（代码里的常数，没有 config 键）", "en": "swiglu()'s default alpha (a code constant, no config key)"}, GPT_OSS_CODE))
+            computed(WORDS("gpt_oss.alpha"), GPT_OSS_CODE))
     m = f.gpt_oss_clamped_max(GPT_OSS_ALPHA, oss.swiglu_limit)
     reg.add("gpt_oss.clamped_max", m, fixed(m, 2), computed("limit · σ(α · limit) · (limit + 1)", oss_src, FORMULAS))
 
@@ -218,16 +210,16 @@ def add_bounds(reg: Scope, inputs: Inputs) -> None:
     reg.add("situ.linear_beta", k3.situ_linear_beta, fixed(k3.situ_linear_beta, 0),
             computed("activation_situ_linear_beta", k3_src))
     bound = f.situ_glu_bound(k3.situ_beta, k3.situ_linear_beta)
-    reg.add("situ.bound", bound, fixed(bound, 0), computed({"zh": "β · β₂：SiTU-GLU 始终低于它", "en": "β · β₂: SiTU-GLU stays below it"}, k3_src, FORMULAS))
+    reg.add("situ.bound", bound, fixed(bound, 0), computed(WORDS("situ.bound"), k3_src, FORMULAS))
     x = v4.swiglu_limit
     s = f.situ_glu(x, x, k3.situ_beta, k3.situ_linear_beta)
     reg.add("situ.at_v4_limit", s, fixed(s, 2),
-            computed({"zh": "x 取 DeepSeek V4 的 swiglu_limit 时的 SiTU-GLU(x, x)", "en": "SiTU-GLU(x, x) at x = DeepSeek V4's swiglu_limit"}, k3_src, FRONTIER, FORMULAS))
+            computed(WORDS("situ.at_v4_limit"), k3_src, FRONTIER, FORMULAS))
 
     limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
     b = f.swiglu_clamped_max(limit)
     reg.add("small.clamp_bound", b, fixed(b, SURFACE_DIGITS),
-            computed({"zh": f"SiLU(limit) · limit，limit 取 {CLAMP_RUN} 的 swiglu_limit", "en": f"SiLU(limit) · limit at the swiglu_limit of {CLAMP_RUN}"}, EXPERIMENTS, FORMULAS))
+            computed(WORDS("small.clamp_bound", clamp_run=CLAMP_RUN), EXPERIMENTS, FORMULAS))
 
 
 # ---------------------------------------------------------------- the widgets' read-outs, from their twins
@@ -237,11 +229,11 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
     toy = twins.sink_toy()
     where = f"{HERE}/attention-sink.json (teaching data), {TWINS} sink_row()"
     n = len(toy.tokens)
-    reg.add("sink.tokens", n, integer(n), computed({"zh": "玩具里这一行查询的 token 数", "en": "tokens in the toy's query row"}, where))
-    reg.add("sink.sink_high", SINK_HIGH, fixed(SINK_HIGH, 0), computed({"zh": "本课设定的第一个 token 的打分", "en": "the first-token logit the lesson sets"}, NUMBERS))
+    reg.add("sink.tokens", n, integer(n), computed(WORDS("sink.tokens"), where))
+    reg.add("sink.sink_high", SINK_HIGH, fixed(SINK_HIGH, 0), computed(WORDS("sink.sink_high"), NUMBERS))
     g = toy.gate_logit.default
-    reg.add("sink.gate_logit", g, fixed(g, 0), computed({"zh": "演示器默认的门输入", "en": "the widget's default gate logit"}, where))
-    reg.add("sink.gate_open_logit", GATE_OPEN, fixed(GATE_OPEN, 0), computed({"zh": "打开的门的输入", "en": "an open gate's logit"}, NUMBERS))
+    reg.add("sink.gate_logit", g, fixed(g, 0), computed(WORDS("sink.gate_logit"), where))
+    reg.add("sink.gate_open_logit", GATE_OPEN, fixed(GATE_OPEN, 0), computed(WORDS("sink.gate_open_logit"), NUMBERS))
     found = next(c for c in toy.cases if c.match is not None)
     rows = {
         "nothing": twins.sink_row(toy, "nothing", toy.sink_logit.default, g),
@@ -249,49 +241,42 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
         "found": twins.sink_row(toy, found.id, toy.sink_logit.default, GATE_OPEN),
         "found_sink": twins.sink_row(toy, found.id, SINK_HIGH, GATE_OPEN),
     }
-    words = {"nothing": "no token matches, first-token logit 0", "nothing_sink": f"no match, first-token logit {SINK_HIGH}",
-             "found": f"{found.match} matches, first-token logit 0",
-             "found_sink": f"{found.match} matches, first-token logit {SINK_HIGH}"}
-    words_zh = {"nothing": "没有匹配的 token，第一个 token 打分 0", "nothing_sink": f"没有匹配，第一个 token 打分 {SINK_HIGH:g}",
-                "found": f"匹配到「{found.match}」，第一个 token 打分 0",
-                "found_sink": f"匹配到「{found.match}」，第一个 token 打分 {SINK_HIGH:g}"}
     for name, r in rows.items():
+        case = WORDS(f"sink.case.{name}", match=found.match, sink=SINK_HIGH)   # which row of the toy
         reg.add(f"sink.{name}.first_token", r.first_token, percent(r.first_token, 1),
-                computed({"zh": f"第一个 token 的 softmax 权重；{words_zh[name]}", "en": f"softmax weight on the first token; {words[name]}"}, where))
+                computed(WORDS("sink.first_token", case=case), where))
         reg.add(f"sink.{name}.weight_sum", sum(r.weights), percent(sum(r.weights), 0),
-                computed({"zh": f"这一行 softmax 权重之和；{words_zh[name]}", "en": f"sum of the row's softmax weights; {words[name]}"}, where))
+                computed(WORDS("sink.weight_sum", case=case), where))
         norm = f.length(r.output)
-        reg.add(f"sink.{name}.output_norm", norm, fixed(norm, 3), computed({"zh": f"‖Σ w_i v_i‖；{words_zh[name]}", "en": f"‖Σ w_i v_i‖; {words[name]}"}, where))
+        reg.add(f"sink.{name}.output_norm", norm, fixed(norm, 3), computed(WORDS("sink.output_norm", case=case), where))
         written = f.length(r.written)
         reg.add(f"sink.{name}.written_norm", written, fixed(written, 4),
-                computed({"zh": f"‖σ(g) · Σ w_i v_i‖，g 为门的输入；{words_zh[name]}", "en": f"‖σ(gate logit) · Σ w_i v_i‖; {words[name]}"}, where))
+                computed(WORDS("sink.written_norm", case=case), where))
         if found.match in toy.tokens and name.startswith("found"):
             w = r.weights[toy.tokens.index(found.match)]
             reg.add(f"sink.{name}.match_weight", w, percent(w, 1),
-                    computed({"zh": f"「{found.match}」的 softmax 权重；{words_zh[name]}", "en": f"softmax weight on {found.match}; {words[name]}"}, where))
-    reg.add("sink.uniform_weight", 1 / n, percent(1 / n, 1), computed({"zh": "1 / token 数：所有打分相同", "en": "1 / tokens: every logit equal"}, where))
+                    computed(WORDS("sink.match_weight", match=found.match, case=case), where))
+    reg.add("sink.uniform_weight", 1 / n, percent(1 / n, 1), computed(WORDS("sink.uniform_weight"), where))
     # the most the gated head can write, however the weights fall: Σ w_i v_i is a weighted mean of the values
     # (the weights are positive and sum to 1), so it is never longer than the longest value
     longest = max(f.length(v) for v in toy.values)
     bound = f.sigmoid(g) * longest
     reg.add("sink.gated_written_max", bound, fixed(bound, 4),
-            computed({"zh": "σ(g) × 最长的 value 向量的长度，g 为默认的门输入：不管权重怎样分，门后写回的长度都不超过它",
-                      "en": "σ(default gate logit) × the length of the longest value vector: however the weights "
-                            "fall, what the gated head writes is no longer"}, where))
-    reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed({"zh": "σ(g)，g 为默认的门输入", "en": "σ(default gate logit)"}, where))
+            computed(WORDS("sink.gated_written_max"), where))
+    reg.add("sink.gate", f.sigmoid(g), percent(f.sigmoid(g), 2), computed(WORDS("sink.gate"), where))
     reg.add("sink.gate_open", f.sigmoid(GATE_OPEN), percent(f.sigmoid(GATE_OPEN), 2),
-            computed({"zh": "σ(g)，g 为打开的门的输入", "en": "σ(open gate logit)"}, NUMBERS, FORMULAS))
+            computed(WORDS("sink.gate_open"), NUMBERS, FORMULAS))
 
     sw = f"{TWINS} (formulas.surface, a, b ∈ [−{SURFACE_EXTENT:g}, {SURFACE_EXTENT:g}], {SURFACE_POINTS} points each)"
-    reg.add("surface.extent", SURFACE_EXTENT, fixed(SURFACE_EXTENT, 0), computed({"zh": "网格的半宽", "en": "the grid's half-width"}, NUMBERS))
-    reg.add("surface.points", SURFACE_POINTS, integer(SURFACE_POINTS), computed({"zh": "每条轴上的格点数", "en": "grid points per axis"}, NUMBERS))
+    reg.add("surface.extent", SURFACE_EXTENT, fixed(SURFACE_EXTENT, 0), computed(WORDS("surface.extent"), NUMBERS))
+    reg.add("surface.points", SURFACE_POINTS, integer(SURFACE_POINTS), computed(WORDS("surface.points"), NUMBERS))
     limits = {"none": None, "gpt_oss": inputs.frontier.by_name("gpt-oss-120b").swiglu_limit,
               "deepseek_v4": inputs.frontier.by_name("DeepSeek-V4-Flash").swiglu_limit}
     for name, limit in limits.items():
         z = f.surface(SURFACE_EXTENT, SURFACE_POINTS, limit)
         top = max(max(row) for row in z)
         reg.add(f"surface.max.{name}", top, fixed(top, SURFACE_DIGITS),
-                computed({"zh": f"网格上最大的 SiLU(a)·b，截断 {limit if limit else '无'}", "en": f"largest SiLU(a)·b on the grid, clamp {limit if limit else 'none'}"}, sw, FRONTIER))
+                computed(WORDS("surface.max", limit=limit if limit else WORDS("surface.no_limit")), sw, FRONTIER))
 
 
 # ---------------------------------------------------------------- measured: our small model
@@ -301,13 +286,13 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
     base = inputs.experiments.base
     ref = f.uniform_first_token_share(base.block_size)
     reg.add("sink_threshold", SINK_THRESHOLD,
-            {"zh": fixed(SINK_THRESHOLD, 1) + " 倍", "en": fixed(SINK_THRESHOLD, 1) + " times"},
-            computed({"zh": "一层（对它的各个头取平均）给第一个 token 的份额达到均匀份额的多少倍，笔记才称为「偏爱」", "en": "how many times the uniform share a layer must give the first token, on average over its heads, for the notes to call it favored"}, NUMBERS))
+            WORDS("times", x=fixed(SINK_THRESHOLD, 1)),
+            computed(WORDS("sink_threshold"), NUMBERS))
     reg.add("uniform_first_token", ref, percent(ref, 2),
-            computed({"zh": "1/(t + 1) 在 t = 1 … block_size − 1 上的平均", "en": "mean over t = 1 … block_size − 1 of 1/(t + 1)"}, f"{EXPERIMENTS} (base block_size)", FORMULAS))
+            computed(WORDS("uniform_first_token"), f"{EXPERIMENTS} (base block_size)", FORMULAS))
     gate = base.n_layer * base.d_model * base.d_model
     reg.add("small.gate_params", gate, integer(gate),
-            computed({"zh": "n_layer × d_model × d_model（每层一个门矩阵）", "en": "n_layer × d_model × d_model (one gate matrix per layer)"}, f"{EXPERIMENTS} (base)"))
+            computed(WORDS("small.gate_params"), f"{EXPERIMENTS} (base)"))
 
     results: Results = inputs.results
     if BASELINE in results.runs:
@@ -316,14 +301,12 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
         b = results.runs[BASELINE][0]
         read = b.config.max_steps * b.config.batch_size * b.config.block_size / b.corpus.train_chars
         reg.add("small.epoch_fraction", read, fixed(read, 2),
-                computed({"zh": "max_steps × batch_size × block_size / 训练集字数：一次运行读过的字数，按训练集的遍数算",
-                          "en": "max_steps × batch_size × block_size / training characters: the characters one run "
-                                "reads, in passes over the training set"}, f"{EXPERIMENTS} (base)",
+                computed(WORDS("small.epoch_fraction"), f"{EXPERIMENTS} (base)",
                          f"data/results/cpu/{BASELINE} (corpus.train_chars)"))
     runs = [r for r in (BASELINE, GATE_RUN, CLAMP_RUN) if r in results.runs]
     for run in runs:
         rs = results.runs[run]
-        prov = provenance(rs, {"zh": f"{run}（每层给第一个 token 的注意力）", "en": f"{run} (first-token attention per layer)"})
+        prov = provenance(rs, WORDS("fta.provenance", run=run))
         for when in ("init", "end"):
             for i in range(len(rs[0].end.first_token_attention)):
                 spread_keys(reg, f"fta.{run}.{when}.layer{i + 1}",
@@ -345,7 +328,7 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
                 "end_first_token_attention", text=lambda x: fixed(100 * x, 1))
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
-                    provenance(results.runs[GATE_RUN], {"zh": f"{GATE_RUN}（参数量）", "en": f"{GATE_RUN} (parameters)"}))
+                    provenance(results.runs[GATE_RUN], WORDS("small.gate_share", gate_run=GATE_RUN)))
     if GATE_LOW_LR in results.runs and BASELINE_LOW_LR in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.gate_lr1e-3.{metric}", results, GATE_LOW_LR, BASELINE_LOW_LR, metric)
@@ -353,8 +336,7 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
         losses = [r.metrics.final_val_loss for r in results.runs[BASELINE_LOW_LR]]
         reg.add("spread.baseline_lr1e-3.final_val_loss", max(losses) - min(losses), fixed(max(losses) - min(losses), 3),
                 provenance(results.runs[BASELINE_LOW_LR],
-                           {"zh": f"{BASELINE_LOW_LR}：各种子最终验证损失的最大值减最小值",
-                            "en": f"{BASELINE_LOW_LR}: the highest seed's final validation loss minus the lowest's"}))
+                           WORDS("spread.baseline_lr1e-3.final_val_loss", baseline_low_lr=BASELINE_LOW_LR)))
     if CLAMP_RUN in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
             compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric)
@@ -369,17 +351,13 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
     clamp = results.runs[CLAMP_RUN]
     cfg = clamp[0].config
     per_step = cfg.batch_size * cfg.block_size * clamp[0].ffn_hidden * cfg.n_layer
-    counted = {"zh": f"{CLAMP_RUN}（每步截断改动的元素数：curves.clamped_gate、curves.clamped_up）",
-               "en": f"{CLAMP_RUN} (entries the clamp changed per step: curves.clamped_gate, curves.clamped_up)"}
+    counted = WORDS("clamp.counted", clamp_run=CLAMP_RUN)
     prov = provenance(clamp, counted)
     reg.add("clamp.entries_per_step", per_step, integer(per_step),
-            computed({"zh": "batch_size × block_size × ffn_hidden × n_layer：每一步门（或 up）的输入元素数",
-                      "en": "batch_size × block_size × ffn_hidden × n_layer: the gate (or up) entries of one step"},
+            computed(WORDS("clamp.entries_per_step"),
                      EXPERIMENTS))
     reg.add("clamp.few_threshold", CLAMP_FEW, percent(CLAMP_FEW, 1),
-            computed({"zh": "笔记里「很少」的界线：一步之内被改动的元素占一条支路元素的比例",
-                      "en": "what the notes call few: the share of one step's entries of a branch that the clamp "
-                            "changes"}, NUMBERS))
+            computed(WORDS("clamp.few_threshold"), NUMBERS))
     acted = [[s for s, g, u in zip(r.curves.step, r.curves.clamped_gate, r.curves.clamped_up) if g or u]
              for r in clamp]
     seeds = sum(bool(a) for a in acted)
@@ -397,8 +375,7 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
     # the inputs of the two branches at the end of training, before the clamp (the probe reads the
     # outputs of gate_proj and up_proj): above the limit while the product stays under the bound
     spread_keys(reg, "clamp.end_pre_max", [max(r.end.ffn_pre_max) for r in clamp], lambda x: fixed(x, 2),
-                provenance(clamp, {"zh": f"{CLAMP_RUN}（训练结束时门或 up 输入的最大绝对值，截断之前）",
-                                   "en": f"{CLAMP_RUN} (largest |gate or up input| at the end, before the clamp)"}))
+                provenance(clamp, WORDS("clamp.end_pre_max", clamp_run=CLAMP_RUN)))
     reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
     add_clamp_divergence(reg, results)
 
@@ -410,9 +387,7 @@ def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) 
     steps = clamp[0].config.max_steps
     share = [len(a) / (steps - a[0] + 1) if a else 0.0 for a in acted]
     reg.add("clamp.steady_threshold", CLAMP_STEADY, percent(CLAMP_STEADY, 0),
-            computed({"zh": "笔记里「几乎每一步」的界线：从第一次起作用到训练结束，起作用的步数所占的比例",
-                      "en": "what the notes call nearly every step: the share of the steps from the clamp's first "
-                            "to the last in which it acts"}, NUMBERS))
+            computed(WORDS("clamp.steady_threshold"), NUMBERS))
     steady = [i for i, x in enumerate(share) if x >= CLAMP_STEADY]
     rest = [i for i in range(len(clamp)) if i not in steady]
     seeds = lambda idx: "/".join(str(clamp[i].config.seed) for i in idx)
@@ -423,9 +398,7 @@ def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) 
     reg.add("clamp.sporadic.seeds", len(rest), integer(len(rest)), prov)
     if rest:
         reg.add("clamp.sporadic.seed", clamp[rest[0]].config.seed if len(rest) == 1 else seeds(rest), seeds(rest),
-                provenance([clamp[i] for i in rest], {"zh": f"{CLAMP_RUN}：截断从第一次起并非几乎每一步都起作用的种子",
-                                                      "en": f"{CLAMP_RUN}: the seeds in which the clamp, once started, "
-                                                            "does not act in nearly every step"}))
+                provenance([clamp[i] for i in rest], WORDS("clamp.sporadic.seed", clamp_run=CLAMP_RUN)))
         spread_keys(reg, "clamp.sporadic.acting_steps", [len(acted[i]) for i in rest], integer, prov)
         spread_keys(reg, "clamp.sporadic.share_from_first", [share[i] for i in rest], lambda x: percent(x, 1), prov)
 
@@ -442,21 +415,16 @@ def add_clamp_divergence(reg: Scope, results: Results) -> None:
         if c.curves.step != b.curves.step:
             return
         gaps.append(max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)))
-    gap_words = {"zh": f"{CLAMP_RUN} 与 {BASELINE}（同一种子）：各步训练损失之差的最大绝对值（curves.train_loss）",
-                 "en": f"{CLAMP_RUN} against {BASELINE}, the same seed: the largest |difference| of their training "
-                       f"losses over the logged steps (curves.train_loss)"}
+    gap_words = WORDS("clamp.train_loss_gap", clamp_run=CLAMP_RUN, baseline=BASELINE)
     spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2), provenance(clamp, gap_words))
     # the seed whose two runs stay closest, with its own clamp count (both from that one seed), and the others
     quiet = min(range(len(gaps)), key=gaps.__getitem__)
     one, rest = [clamp[quiet]], [c for i, c in enumerate(clamp) if i != quiet]
     total = sum(clamp[quiet].curves.clamped_gate) + sum(clamp[quiet].curves.clamped_up)
     reg.add("clamp.quiet.seed", clamp[quiet].config.seed, str(clamp[quiet].config.seed),
-            provenance(one, {"zh": f"{CLAMP_RUN} 与 {BASELINE} 训练损失相差最小的种子",
-                             "en": f"the seed in which {CLAMP_RUN} and {BASELINE} stay closest"}))
+            provenance(one, WORDS("clamp.quiet.seed", clamp_run=CLAMP_RUN, baseline=BASELINE)))
     reg.add("clamp.quiet.total", total, integer(total),
-            provenance(one, {"zh": f"{CLAMP_RUN}：截断在整个训练中改动的元素总数（curves.clamped_gate 与 curves.clamped_up 之和）",
-                             "en": f"{CLAMP_RUN}: the entries the clamp changed over the whole run "
-                                   f"(curves.clamped_gate plus curves.clamped_up)"}))
+            provenance(one, WORDS("clamp.quiet.total", clamp_run=CLAMP_RUN)))
     reg.add("clamp.quiet.train_loss_gap", gaps[quiet], significant(gaps[quiet], 2), provenance(one, gap_words))
     others = sorted(g for i, g in enumerate(gaps) if i != quiet)
     rest_prov = provenance(rest, gap_words)
@@ -482,8 +450,7 @@ def add_yardstick(reg: Scope, inputs: Inputs) -> None:
     base = {r.config.seed: r.metrics.final_val_loss for r in runs[BASELINE]}
     gated = {r.config.seed: r.metrics.final_val_loss for r in runs[GATE_RUN]}
     spread, cleared = cleared_spread([gated[s] - base[s] for s in base], list(base.values()))
-    words = {"zh": f"{GATE_RUN} − {BASELINE}，对照 {BASELINE} 各种子最终验证损失的最大值减最小值",
-             "en": f"{GATE_RUN} − {BASELINE}, against {BASELINE}'s highest final validation loss minus its lowest"}
+    words = WORDS("yardstick.gate", gate_run=GATE_RUN, baseline=BASELINE)
     prov = provenance(runs[GATE_RUN], words)
     reg.add("yardstick.gate.spread", spread, fixed(spread, 3), prov)
     reg.add("yardstick.gate.cleared", cleared, integer(cleared), prov)

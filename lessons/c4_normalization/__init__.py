@@ -7,6 +7,9 @@ twins.py      the teaching vectors (teaching-vectors.json) and the BatchNorm dem
 widgets.py    batchnorm-demo, ln-rms-playground, weight-decay (js/)
 figures.py    the measured section's charts
 claims.json   the measured section's reading notes, each checked against the results
+lab.py        what the hands-on notebook imports (docs/c4/normalization-lab.ipynb, .en.ipynb)
+words.LANG.json  its words, one file per language: title and question (and its notebook's), its numbers'
+              provenance, the figures' titles, legends and text alternatives, every sentence the lab prints
 """
 from __future__ import annotations
 
@@ -29,9 +32,6 @@ UNIT = Unit(
     folder=HERE,
     namespace="normalization",
     order=(4, 3),
-    title={"zh": "归一化", "en": "Normalization"},
-    question={"zh": "残差流越加越大，怎样让每个子层读到同一量级的输入？",
-              "en": "The residual stream keeps growing: how does every sublayer get an input of the same scale?"},
     numbers=numbers.add_numbers,
     validate=validate,
     widgets=widgets.WIDGETS,
@@ -39,7 +39,4 @@ UNIT = Unit(
     claims=HERE / "claims.json",
     pages=("c4/normalization",),
     notebooks=("c4/normalization-lab",),
-    notebook_title={"zh": "动手实验：归一化", "en": "Hands-on: normalization"},
-    notebook_question={"zh": "先预测，再运行，再核对：归一化的几条结论亲手验证一遍。",
-                       "en": "Predict, run, check: the normalization lesson's claims, tried by hand."},
 )

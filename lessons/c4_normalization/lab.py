@@ -1,7 +1,7 @@
 """What the lesson's hands-on notebook (docs/c4/normalization-lab.ipynb, .en.ipynb) imports.
 
 The notebook's cells show the arithmetic a reader should see; this module holds what would only distract
-from it: every sentence the notebook prints, in both languages (LABELS, MESSAGES); the BatchNorm widget's
+from it: every sentence the notebook prints (in the lesson's words, words.LANG.json); the BatchNorm widget's
 teaching batches as tensors; the tiny Pre-Norm / Post-LN training on the project's own model and corpus;
 the benchmark harness run with the reader's own repetitions beside the committed result (one benchmark at
 a time on a machine); aligned text tables; the checks that the notebook's numbers are the lesson page's and
@@ -24,8 +24,10 @@ import torch
 
 from course.core.formats import fixed, vector
 from course.core.lab import Numbers, answer_key, ask_first, unanswered
+from course.project import words
 
 QUICK = os.environ.get("COURSE_LAB_QUICK") == "1"
+WORDS = words(__file__)   # lessons/c4_normalization/words.LANG.json: lab.* and check.*
 
 # ---------------------------------------------------------------- printing
 
@@ -64,199 +66,30 @@ def widget_label(widget: str, key: str, lang: str, **fill) -> str:
 
 
 # ---------------------------------------------------------------- the checks' messages
+# Every sentence the notebook prints is in this lesson's words (words.LANG.json): lab.* what its own cells
+# print (labels(lang)), check.* what the checks say (message()).
 
-LABELS = {  # every sentence the notebook's own cells print, by key: labels(lang) picks one language
-    # the set-up
-    "ready": {"zh": "项目：{root}（从这份笔记本所在的文件夹算起）。torch {torch}，{mode}。",
-              "en": "Project: {root} (from the notebook's own folder). torch {torch}, {mode}."},
-    "quick": {"zh": "快速设置（COURSE_LAB_QUICK=1）：计时只重复几次",
-              "en": "quick settings (COURSE_LAB_QUICK=1): the timing repeats only a few times"},
-    "full": {"zh": "完整设置", "en": "full settings"},
-    # 1 BatchNorm on the widget's batches
-    "batched_with": {"zh": "和例句同批的是", "en": "batched with the example"},
-    "tokens": {"zh": "token 数", "en": "tokens"},
-    "torch_refuses": {"zh": "PyTorch 在训练模式下不接受只有一个 token 的批，报错是：",
-                      "en": "In training mode PyTorch refuses a batch of one token; its error:"},
-    "q_single": {"zh": "如果生成时仍用这一批自己的统计量，BatchNorm 会把批里唯一的「苹果」变成什么？",
-                 "en": "If BatchNorm kept using the batch's own statistics at generation, what would it make of "
-                       "apple alone in its batch?"},
-    # 2 running statistics
-    "running_stats": {"zh": "训练中累积的统计量（见过 {n} 批）：\n  running_mean = {mean}\n  running_var  = {var}",
-                      "en": "Statistics collected in training ({n} batches seen):\n  running_mean = {mean}\n"
-                            "  running_var  = {var}"},
-    "setting": {"zh": "情形", "en": "setting"},
-    "train_example": {"zh": "例句自己一批，训练模式（这一批的统计量）",
-                      "en": "the example sentence alone, training mode (the batch's statistics)"},
-    "eval_example": {"zh": "例句自己一批，推理模式（累积的统计量）",
-                     "en": "the example sentence alone, inference (running statistics)"},
-    "eval_single": {"zh": "生成时只有一个 token，推理模式", "en": "one token at generation, inference"},
-    "eval_single_no_pad": {"zh": "同上，但训练数据里没有补 [PAD] 的那一批",
-                           "en": "the same, trained without the [PAD]-filled batch"},
-    "q_single_zeros": {"zh": "用了累积的统计量，只有一个 token 的批还输出全零吗？",
-                       "en": "With running statistics, does a batch of one token still come out all zeros?"},
-    "q_batch_matters": {"zh": "推理时，「苹果」的输出还取决于同批还有谁吗？",
-                        "en": "At inference, does apple's output still depend on who else is in its batch?"},
-    "q_train_eval": {"zh": "例句自己一批时，「苹果」在训练模式和推理模式下的输出相同吗？",
-                     "en": "With the example sentence alone in its batch, is apple's output the same in training "
-                           "mode and at inference?"},
-    "q_padding": {"zh": "训练数据少了补 [PAD] 的那一批，推理时「苹果」的输出会变吗？",
-                  "en": "Without the [PAD]-filled batch in training, does apple's output at inference change?"},
-    # 3 scale and shift
-    "input": {"zh": "输入", "en": "input"},
-    "q_changes": {"zh": "换成 {input}，{norm} 的输出会变吗？", "en": "Does {norm}'s output change for {input}?"},
-    "shift_title": {"zh": "把 x 整体平移，两种归一化输出的第一维",
-                    "en": "The first dimension of both norms as x is shifted"},
-    "shift_x": {"zh": "平移量", "en": "shift"},
-    "shift_y": {"zh": "输出的第一维", "en": "first dimension of the output"},
-    "shift_alt": {"zh": "折线图：横轴是加到 x 每一维上的平移量，纵轴是输出的第一维。LayerNorm 的线是水平的，平移不改变它；"
-                        "RMSNorm 的线随平移量变化。",
-                  "en": "Line chart: the horizontal axis is the shift added to every entry of x, the vertical axis "
-                        "the first dimension of the output. LayerNorm's line is flat, a shift does not move it; "
-                        "RMSNorm's line moves with the shift."},
-    "first_dim": {"zh": "{norm}，第一维", "en": "{norm}, first dimension"},
-    # 4 the length of RMSNorm's output
-    "lengths": {"zh": "RMSNorm 输出的长度（随机向量，尺度从 0.01 到 10⁴）",
-                "en": "Length of RMSNorm's output (random vectors, scales from 0.01 to 10⁴)"},
-    "teaching_x": {"zh": "教学向量 x（d = {d}）：长度 {length}，课程页面写作 {page}",
-                   "en": "The teaching vector x (d = {d}): length {length}; the lesson page writes {page}"},
-    "anchor_d": {"zh": "锚点模型的 d = {d}：长度 {length}，课程页面写作 {page}",
-                 "en": "The anchor model's d = {d}: length {length}; the lesson page writes {page}"},
-    "shrink": {"zh": "锚点模型的 ε = {eps}：均方等于 ε 的 token，输出比 √d 短 {shrink}（课程页面：{page}）",
-               "en": "The anchor model's ε = {eps}: a token whose mean square equals ε comes out {shrink} shorter "
-                     "than √d (lesson page: {page})"},
-    "q_length": {"zh": "d = {d} 时，RMSNorm 输出的长度是多少？", "en": "How long is RMSNorm's output at d = {d}?"},
-    "q_shrink": {"zh": "均方等于 ε 时，输出变短的比例是多少？", "en": "How much shorter is the output when mean(x²) = ε?"},
-    # 5 the residual stream
-    "sim_settings": {"residual_only": {"zh": "只开残差", "en": "residual only"},
-                     "prenorm": {"zh": "残差 + RMSNorm", "en": "residual + RMSNorm"},
-                     "prenorm_scaled": {"zh": "残差 + RMSNorm + 写回乘 1/√N",
-                                        "en": "residual + RMSNorm + write-back × 1/√N"}},
-    "switches": {"zh": "开关", "en": "switches"},
-    "sim_start": {"zh": "N = {n}，初始化增益 {gain}；最底层的输入 x₀ 的 RMS 在每种设置下都是 {rms}",
-                  "en": "N = {n}, init gain {gain}; the bottom input x₀ has RMS {rms} in every setting"},
-    "q_top_reads_more": {"zh": "只开残差时，顶层子层读到的 RMS 比 x₀ 的大吗？",
-                         "en": "With the residual only, does the top sublayer read a larger RMS than x₀ has?"},
-    "q_read_rms": {"zh": "开了 RMSNorm，顶层子层读到的 RMS 是多少？",
-                   "en": "With RMSNorm, what RMS does the top sublayer read?"},
-    "q_stream_grows": {"zh": "开了 RMSNorm，顶层残差流的 RMS 比 x₀ 的大吗？",
-                       "en": "With RMSNorm, is the stream's RMS at the top larger than x₀'s?"},
-    "curve": {"zh": "{setting}：{curve}", "en": "{setting}: {curve}"},  # a legend entry: the setting, then the curve
-    "sim_title": {"zh": "逐个子层看：残差流的 RMS 与子层读到的 RMS",
-                  "en": "Sublayer by sublayer: the stream's RMS and the RMS each sublayer reads"},
-    "sim_alt": {"zh": "折线图，横轴是子层号 l。只开残差时，残差流的 RMS 和子层读到的 RMS 都随 l 一起上升；打开 RMSNorm 后，"
-                      "每个子层读到的 RMS 都是 1，残差流的 RMS 仍在上升，但比只开残差时慢。",
-                "en": "Line chart over the sublayer index l. With the residual only, the stream's RMS and the RMS each "
-                      "sublayer reads rise together with depth; with RMSNorm on, every sublayer reads an RMS of 1 "
-                      "while the stream's RMS still rises, more slowly than with the residual only."},
-    # 6 Pre-Norm vs Post-LN
-    "tiny": {"zh": "小模型：d_model {d}，{layers} 层，{heads} 个头；每步 {batch} 段 × {block} 个字；训练 {steps} 步"
-                   "（前 {warmup} 步预热），学习率 {lr}，随机种子 {seed}",
-             "en": "Tiny model: d_model {d}, {layers} layers, {heads} heads; each step {batch} sequences × {block} "
-                   "characters; {steps} steps (the first {warmup} warm up), learning rate {lr}, seed {seed}"},
-    "loss": {"zh": "{placement}：验证损失 {start} → {end}", "en": "{placement}: validation loss {start} → {end}"},
-    "stream_at": {"zh": "残差流的位置", "en": "where in the stream"},
-    "embedded": {"zh": "x₀：词向量 + 位置向量", "en": "x₀: token + position embedding"},
-    "after_block": {"zh": "第 {l} 块之后", "en": "after block {l}"},
-    "stream_rms": {"zh": "{placement} 初始化时的 RMS", "en": "{placement} RMS at init"},
-    "block": {"zh": "块", "en": "block"},
-    "run_when": {"zh": "{placement}，{when}", "en": "{placement}, {when}"},  # a legend entry: the run, then when
-    "init": {"zh": "初始化", "en": "init"},
-    "end": {"zh": "训练后", "en": "trained"},
-    "init_ratio": {"zh": "初始化时，Pre-Norm 每个块收到的梯度是 Post-LN 同一块的 {low} 到 {high} 倍",
-                   "en": "At initialization each Pre-Norm block receives {low} to {high} times the gradient of "
-                         "the same Post-LN block"},
-    "bottom_over_top": {"zh": "训练后，最底层块与顶层块的梯度之比：Pre-Norm {pre}，Post-LN {post}",
-                        "en": "After training, bottom-block over top-block gradient: Pre-Norm {pre}, Post-LN {post}"},
-    "grads_title": {"zh": "每个块的参数收到的梯度范数", "en": "Gradient norm each block's parameters receive"},
-    "grads_x": {"zh": "块（1 = 最底层）", "en": "block (1 = bottom)"},
-    "grads_y": {"zh": "梯度范数（对数轴）", "en": "gradient norm (log axis)"},
-    "grads_alt": {"zh": "折线图，横轴是块号，纵轴是梯度范数（对数轴），四条线：Pre-Norm 与 Post-LN，各在初始化时和训练后。"
-                        "初始化时 Post-LN 的每个块都比 Pre-Norm 小；训练后 Post-LN 越往底层越小，Pre-Norm 各块之间差得少得多。",
-                  "en": "Line chart over the block index, gradient norm on a log axis, four lines: Pre-Norm and "
-                        "Post-LN, each at initialization and after training. At initialization every Post-LN "
-                        "block receives less than the Pre-Norm block; after training Post-LN's gradients shrink "
-                        "toward the bottom, while Pre-Norm's blocks differ far less from each other."},
-    "q_larger_init": {"zh": "初始化时，哪种放法的每个块收到的梯度都更大？",
-                      "en": "At initialization, in which placement does every block receive the larger gradient?"},
-    "q_starved": {"zh": "训练后，哪种放法的底层块与顶层块梯度之比更小？",
-                  "en": "After training, which placement has the smaller ratio of bottom-block to top-block "
-                        "gradient?"},
-    "mixed": {"zh": "两者各有大小", "en": "neither in every block"},
-    # 7 timing
-    "op": {"zh": "算子", "en": "op"},
-    "committed": {"zh": "已提交的结果：中位数（IQR），ms", "en": "committed: median (IQR), ms"},
-    "yours": {"zh": "这台机器：中位数（IQR），ms", "en": "this machine: median (IQR), ms"},
-    "bench_committed": {"zh": "已提交的结果：{device}，{date}；形状 {shape}，预热 {warmup} 次，重复 {reps} 次",
-                        "en": "Committed result: {device}, {date}; shape {shape}, {warmup} warm-up rounds, "
-                              "{reps} repetitions"},
-    "bench_here": {"zh": "这台机器：{device}；形状 {shape}，预热 {warmup} 次，重复 {reps} 次",
-                   "en": "This machine: {device}; shape {shape}, {warmup} warm-up rounds, {reps} repetitions"},
-    "bench_ratio": {"zh": "F.rms_norm ÷ F.layer_norm 的中位数之比：已提交的结果 {committed}，这台机器 {here}",
-                    "en": "Median of F.rms_norm ÷ F.layer_norm: committed {committed}, this machine {here}"},
-    "q_faster": {"zh": "在这台机器上，F.layer_norm 和 F.rms_norm 谁更快？",
-                 "en": "On this machine, which is faster: F.layer_norm or F.rms_norm?"},
-}
 
 
 def labels(lang: str) -> dict:
-    """LABELS in one language (the notebook's), nested where LABELS nests."""
-    def pick(node):
-        return node[lang] if set(node) == {"zh", "en"} else {k: pick(v) for k, v in node.items()}
-    return {k: pick(v) for k, v in LABELS.items()}
+    """What the notebook's own cells print, in one language (the notebook's): the words lab.KEY, by KEY,
+    nested where a key has more parts (lab.sim_settings.prenorm: labels(lang)["sim_settings"]["prenorm"])."""
+    say, out = WORDS.lang(lang), {}
+    for key in say.keys():
+        if key.startswith("lab."):
+            *groups, last = key.removeprefix("lab.").split(".")
+            node = out
+            for g in groups:
+                node = node.setdefault(g, {})
+            node[last] = say.template(key)
+    return out
 
 
-MESSAGES = {  # what the checks say
-    "prediction_ok": {"zh": "✓ {question}你的预测：{predicted}；运行结果：{actual}。",
-                      "en": "✓ {question} You predicted {predicted}; the run gives {actual}."},
-    "prediction_wrong": {"zh": "预测与运行结果不符。{question}你的预测：{predicted}；运行结果：{actual}。",
-                         "en": "The run disagrees with your prediction. {question} You predicted {predicted}; "
-                               "the run gives {actual}."},
-    "unanswered": {"zh": "先写下你的预测：{question}把上面预测格里的 ... 换成你的答案，再运行这一格。",
-                   "en": "Write your prediction first: {question} Replace the ... in the prediction cell above "
-                         "with your answer, then run this cell again."},
-    "unwritten": {"zh": "{name} 还什么都没有返回：先在上面的格子里写好它的函数体，再运行这一格。",
-                  "en": "{name} returns nothing yet: write its body in the cell above first, then run this cell "
-                        "again."},
-    "yes": {"zh": "是", "en": "yes"},
-    "no": {"zh": "否", "en": "no"},
-    "solution_ok": {"zh": "✓ 你的 {name} 和项目的实现一致（每种情形都检查过了）。",
-                    "en": "✓ Your {name} agrees with the project's implementation (every case checked)."},
-    "not_a_tensor": {"zh": "{name} 应当返回一个张量，形状与输入 x 相同；它返回了 {got}。",
-                     "en": "{name} should return a tensor of the same shape as its input x; it returned {got}."},
-    "wrong_shape": {"zh": "{name} 的输出形状是 {got}，应当与输入相同：{want}。",
-                    "en": "{name} returned shape {got}; it should keep the input's shape, {want}."},
-    "zc_times_w": {"zh": "w = 0 时输出全是 0：增益应当是 1 + w，而不是 w。",
-                   "en": "At w = 0 the output is all zeros: the gain is 1 + w, not w."},
-    "zc_centered": {"zh": "输出减去了均值：那是 LayerNorm。RMSNorm 只除以均方根，不减均值。",
-                    "en": "The output has its mean subtracted: that is LayerNorm. RMSNorm only divides by the root "
-                          "mean square."},
-    "zc_wrong_dim": {"zh": "统计量不是沿最后一维（每个 token 自己的 d 个数）取的：用 mean(-1, keepdim=True)。",
-                     "en": "The statistics are not taken over the last dimension (each token's own d numbers): "
-                           "use mean(-1, keepdim=True)."},
-    "zc_no_sqrt": {"zh": "除的是均方而不是均方根：别忘了开平方（torch.rsqrt 或 torch.sqrt）。",
-                   "en": "It divides by the mean square, not its root: take the square root (torch.rsqrt or "
-                         "torch.sqrt)."},
-    "zc_eps": {"zh": "ε 的位置不对：它应当加在根号里面，即 √(mean(x²) + ε)。均方与 ε 相当的 token 能看出差别。",
-               "en": "ε is not where it belongs: inside the square root, √(mean(x²) + ε). A token whose mean square "
-                     "is comparable to ε shows the difference."},
-    "zc_other": {"zh": "在 {case} 上与项目的 ZeroCenteredRMSNorm 不一致：最大偏差 {diff}。",
-                 "en": "On {case} it disagrees with the project's ZeroCenteredRMSNorm: largest difference {diff}."},
-    "bn_batch_stats": {"zh": "你用的是这一批自己的均值和方差：那是训练模式。推理时要用训练中累积下来的统计量 "
-                              "running_mean 和 running_var。",
-                       "en": "This uses the batch's own mean and variance: that is training mode. At inference use "
-                             "the running statistics collected in training, running_mean and running_var."},
-    "bn_std": {"zh": "running_var 是方差：要除以 √(running_var + ε)，而不是 running_var 本身。",
-               "en": "running_var is a variance: divide by √(running_var + ε), not by running_var itself."},
-    "bn_other": {"zh": "在 {case} 上与 torch.nn.BatchNorm1d 的推理输出不一致：最大偏差 {diff}。",
-                 "en": "On {case} it disagrees with torch.nn.BatchNorm1d at inference: largest difference {diff}."},
-    "you_predicted": {"zh": "你预测更快的是 {predicted}。", "en": "You predicted {predicted} to be faster."},
-    "faster": {"zh": "这台机器上更快的是 {here}；已提交的结果里更快的是 {committed}。",
-               "en": "On this machine {here} is faster; in the committed result {committed} is."},
-}
 
 
 def message(key: str, lang: str, **fill) -> str:
-    return MESSAGES[key][lang].format(**fill)
+    """What a check says (the words check.KEY), in the notebook's language."""
+    return WORDS.lang(lang)(f"check.{key}", **fill)
 
 
 def check_prediction(question: str, predicted, actual, lang: str, tol: float | None = None) -> bool:
@@ -327,7 +160,7 @@ def teaching_batches(lang: str) -> list[TeachingBatch]:
     companion sentence, and the generation case (one token)."""
     from lessons.c4_normalization.twins import batch_cases, teaching_vectors
     tv = teaching_vectors()
-    labels = {c.id: getattr(c.label, lang) for c in tv.companions}
+    labels = {c.id: c.label[lang] for c in tv.companions}
     labels["none"] = batchnorm_label("none", lang)
     labels["single"] = batchnorm_label("single", lang)
 
@@ -600,21 +433,21 @@ def bench_ops() -> list[str]:
 
 
 def op_label(op: str, lang: str) -> str:
-    from lessons.c4_normalization.numbers import OP_LABELS
-    return OP_LABELS[op][lang]
+    from lessons.c4_normalization.numbers import op_label as label
+    return label(op, lang)
 
 
 def bench_rows(mine: dict, num: Numbers) -> list[list[str]]:
-    """Per op: the committed median (IQR) and this run's, in ms, as the page writes them (the IQR in
-    full-width parentheses in Chinese)."""
+    """Per op: the committed median (IQR) and this run's, in ms, as the page writes them (the words
+    bench_row.median_iqr: the IQR in full-width parentheses in Chinese)."""
     k = "normalization.bench.cpu"
-    pair = "{}（{}）" if num.lang == "zh" else "{} ({})"
+    say = WORDS.lang(num.lang)
     rows = []
     for op in bench_ops():
         t = mine["ops"][op]
         rows.append([op_label(op, num.lang),
-                     pair.format(num.text(f"{k}.{op}.median_ms"), num.text(f"{k}.{op}.iqr_ms")),
-                     pair.format(fixed(t["median_ms"], 3), fixed(t["iqr_ms"], 3))])
+                     say("bench_row.median_iqr", median=num.text(f"{k}.{op}.median_ms"), iqr=num.text(f"{k}.{op}.iqr_ms")),
+                     say("bench_row.median_iqr", median=fixed(t["median_ms"], 3), iqr=fixed(t["iqr_ms"], 3))])
     return rows
 
 
@@ -634,7 +467,8 @@ def compare_faster(predicted, here: dict[str, float], committed: dict[str, float
         else:
             ask_first(message("unanswered", lang, question=labels(lang)["q_faster"]))
         return
-    print(message("you_predicted", lang, predicted=str(predicted).strip().lower()) + " " * (lang == "en") + verdict)
+    print(WORDS.lang(lang).join("sentences", [message("you_predicted", lang, predicted=str(predicted).strip().lower()),
+                                              verdict]))
 
 
 def ready(root, lang: str) -> None:

@@ -17,8 +17,10 @@ from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant, vector
 from course.core.registry import Computed, Measured, Scope, Words
+from course.project import words
 from lessons.c4_normalization import formulas as f
 
+WORDS = words(__file__)   # lessons/c4_normalization/words.LANG.json
 HERE = "lessons/c4_normalization"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
@@ -27,8 +29,11 @@ TWINS = "course/common/twins.py"
 # mtp.* tensors (15 in all, model-configs/SOURCES.md §1) and the serving code's MTP module name them.
 _MTP_NORMS = ("pre_fc_norm_embedding, pre_fc_norm_hidden, layers[0].input_layernorm, "
               "layers[0].post_attention_layernorm, norm")
-MTP_CODE = {"zh": f"推理代码的 MTP 模块（vLLM qwen3_5_mtp.py：{_MTP_NORMS.replace(', ', '、')}）和检查点的 mtp.* 张量",
-            "en": f"the MTP module of the serving code (vLLM qwen3_5_mtp.py: {_MTP_NORMS}) and the checkpoint's mtp.* tensors"}
+
+
+def mtp_code() -> dict[str, str]:
+    """Where the MTP norms are named: the serving code's module and the checkpoint's tensors."""
+    return WORDS("norms.mtp.code", norms=WORDS.join("list", _MTP_NORMS.split(", ")))
 
 # The lesson's 4-d teaching vector and the two operations its playground offers.
 TEACHING_VECTOR = [1.0, 2.0, 3.0, 6.0]
@@ -46,10 +51,10 @@ def add_worked_examples(reg: Scope) -> None:
     x = TEACHING_VECTOR
     shifted = [v + SHIFT for v in x]
     scaled = [v * SCALE for v in x]
-    reg.add("worked.shift", SHIFT, fixed(SHIFT, 0), computed({"zh": "演示器的平移量", "en": "the playground's shift"}, NUMBERS))
-    reg.add("worked.scale", SCALE, fixed(SCALE, 0), computed({"zh": "演示器的缩放倍数", "en": "the playground's scale"}, NUMBERS))
+    reg.add("worked.shift", SHIFT, fixed(SHIFT, 0), computed(WORDS("worked.shift"), NUMBERS))
+    reg.add("worked.scale", SCALE, fixed(SCALE, 0), computed(WORDS("worked.scale"), NUMBERS))
     for name, vec in (("x", x), ("shifted", shifted), ("scaled", scaled)):
-        reg.add(f"worked.{name}", vec, vector(vec, 0), computed({"zh": f"教学向量（{name}）", "en": f"teaching vector ({name})"}, NUMBERS))
+        reg.add(f"worked.{name}", vec, vector(vec, 0), computed(WORDS("worked.vector", name=name), NUMBERS))
         reg.add(f"worked.{name}.mean", f.mean(vec), fixed(f.mean(vec), 0), computed("μ = mean(x)"))
         reg.add(f"worked.{name}.var", f.variance(vec), fixed(f.variance(vec), 1), computed("mean((x − μ)²)"))
         sd = f.variance(vec) ** 0.5
@@ -65,7 +70,7 @@ def add_worked_examples(reg: Scope) -> None:
         reg.add(f"worked.{name}.rmsnorm", rn, vector(rn, 3), computed("x / RMS(x)"))
     n = f.length(f.rmsnorm(x))
     reg.add("worked.rmsnorm_length", n, fixed(n, 0), computed("‖RMSNorm(x)‖ = √d"))
-    reg.add("worked.d", len(x), integer(len(x)), computed({"zh": "教学向量的维数", "en": "len(teaching vector)"}, NUMBERS))
+    reg.add("worked.d", len(x), integer(len(x)), computed(WORDS("worked.d"), NUMBERS))
 
 
 def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
@@ -76,54 +81,45 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
     reg.add("sqrt_d", sphere, fixed(sphere, 2), computed("√hidden_size", anchor_source("hidden_size")))
     norms = f.anchor_norms(t)
     reg.add("norms.entry.per_layer", norms["entry"]["per_layer"], integer(norms["entry"]["per_layer"]),
-            computed({"zh": "anchor_norms()['entry']：input_layernorm + post_attention_layernorm", "en": "anchor_norms()['entry']: input_layernorm + post_attention_layernorm"},
+            computed(WORDS("norms.entry.per_layer"),
                      anchor_source("num_hidden_layers"), FORMULAS))
-    for place, zh, en in (("entry", "2 × num_hidden_layers", "2 × num_hidden_layers"),
-                          ("final", "最后一层之后一个", "one after the last layer"),
-                          ("qk", "2 × layer_types 中 'full_attention' 的个数", "2 × count of 'full_attention' in layer_types"),
-                          ("gdn", "layer_types 中 'linear_attention' 的个数", "count of 'linear_attention' in layer_types")):
+    for place in ("entry", "final", "qk", "gdn"):
         n = norms[place]["count"]
         reg.add(f"norms.{place}.count", n, integer(n),
-                computed({"zh": f"anchor_norms()['{place}']：{zh}", "en": f"anchor_norms()['{place}']: {en}"},
+                computed(WORDS("norms.count", place=place, what=WORDS(f"norms.{place}.count")),
                          anchor_source("layer_types"), FORMULAS))
     reg.add("norms.qk.per_layer", norms["qk"]["per_layer"], integer(norms["qk"]["per_layer"]),
-            computed({"zh": "anchor_norms()['qk']：每个全注意力层一个 q_norm、一个 k_norm", "en": "anchor_norms()['qk']: q_norm + k_norm per full-attention layer"},
+            computed(WORDS("norms.qk.per_layer"),
                      anchor_source("layer_types"), FORMULAS))
     mtp_src = anchor_source("mtp_num_hidden_layers")
     reg.add("norms.mtp.per_layer", norms["mtp"]["per_layer"], integer(norms["mtp"]["per_layer"]),
-            computed({"zh": "MTP_HIDDEN_NORMS：pre_fc_norm_embedding、pre_fc_norm_hidden、input_layernorm、"
-                            "post_attention_layernorm、norm（不是 config 键，来自检查点里 MTP 模块的张量和它的模型代码）",
-                      "en": "MTP_HIDDEN_NORMS: pre_fc_norm_embedding, pre_fc_norm_hidden, input_layernorm, "
-                            "post_attention_layernorm, norm (not a config key: the MTP module's tensors in the "
-                            "checkpoint and in its model code)"}, FORMULAS, MTP_CODE))
-    for place, zh, en in (("mtp", "MTP_HIDDEN_NORMS × mtp_num_hidden_layers", "MTP_HIDDEN_NORMS × mtp_num_hidden_layers"),
-                          ("mtp_qk", "2 × mtp_num_hidden_layers（它的注意力的 q_norm、k_norm）",
-                           "2 × mtp_num_hidden_layers (its attention's q_norm, k_norm)")):
+            computed(WORDS("norms.mtp.per_layer"), FORMULAS, mtp_code()))
+    for place in ("mtp", "mtp_qk"):
         n = norms[place]["count"]
         reg.add(f"norms.{place}.count", n, integer(n),
-                computed({"zh": f"anchor_norms()['{place}']：{zh}", "en": f"anchor_norms()['{place}']: {en}"}, mtp_src, FORMULAS))
+                computed(WORDS("norms.count", place=place, what=WORDS(f"norms.{place}.count")), mtp_src, FORMULAS))
     add_norm_params(reg, norms, chapter_formulas.anchor_ledger(t, inputs.anchor.config.vision_config))
     reg.add("norms_per_layer_params", 2 * d, integer(2 * d), computed("2 × hidden_size", anchor_source("hidden_size")))
     reg.add("direction_dof", d - 1, integer(d - 1),
-            computed({"zh": "hidden_size − 1（d 维空间里的一个方向）", "en": "hidden_size − 1 (a direction in d dimensions)"}, anchor_source("hidden_size")))
+            computed(WORDS("direction_dof"), anchor_source("hidden_size")))
     unit = f.eps_relative_effect(1.0, t.rms_norm_eps)
     reg.add("eps_effect.unit_rms", unit, scientific(float(f"{unit:.1e}")),
-            computed({"zh": "1 − √(1 / (1 + rms_norm_eps))：均方为 1 的 token，输出缩小多少", "en": "1 − √(1 / (1 + rms_norm_eps)): output shrink for a token of mean square 1"},
+            computed(WORDS("eps_effect.unit_rms"),
                      anchor_source("rms_norm_eps"), FORMULAS))
     at_eps = f.eps_relative_effect(t.rms_norm_eps, t.rms_norm_eps)
     reg.add("eps_effect.at_eps", at_eps, percent(at_eps, 1),
-            computed({"zh": "1 − √(ε / (ε + ε))：均方等于 ε 的 token，输出缩小多少", "en": "1 − √(ε / (ε + ε)): output shrink for a token whose mean square equals ε"},
+            computed(WORDS("eps_effect.at_eps"),
                      anchor_source("rms_norm_eps"), FORMULAS))
     # which ε the compared models use (the lesson's "why 1e−6 and not 0")
     eps = f.eps_counts([m.norm_eps for m in inputs.frontier.models])
-    src = {"zh": f"{FRONTIER}（每个给出 norm_eps 的模型）", "en": f"{FRONTIER} (norm_eps of every model that states one)"}
+    src = WORDS("eps.source", frontier=FRONTIER)
     n_eps = sum(eps.values())
-    reg.add("eps.models", n_eps, integer(n_eps), computed({"zh": "给出 norm_eps 的模型数", "en": "models with a norm_eps"}, src, FORMULAS))
-    for name, value, zh in (("smallest", min(eps), "最小"), ("largest", max(eps), "最大")):
-        reg.add(f"eps.{name}", value, scientific(value),
-                computed({"zh": f"{zh}的 norm_eps", "en": f"{name} norm_eps"}, src, FORMULAS))
+    reg.add("eps.models", n_eps, integer(n_eps), computed(WORDS("eps.models"), src, FORMULAS))
+    for name, value in (("smallest", min(eps)), ("largest", max(eps))):
+        which = WORDS(f"eps.which.{name}")
+        reg.add(f"eps.{name}", value, scientific(value), computed(WORDS("eps.value", which=which), src, FORMULAS))
         reg.add(f"eps.{name}.count", eps[value], integer(eps[value]),
-                computed({"zh": f"norm_eps 取{zh}值的模型数", "en": f"models whose norm_eps is the {name}"}, src, FORMULAS))
+                computed(WORDS("eps.count", which=which), src, FORMULAS))
 
 
 def add_norm_params(reg: Scope, norms: dict, ledger: dict[str, int]) -> None:
@@ -132,37 +128,37 @@ def add_norm_params(reg: Scope, norms: dict, ledger: dict[str, int]) -> None:
     params = f.norm_params(norms)
     for place, n in params.items():
         reg.add(f"norms.{place}.params", n, integer(n),
-                computed({"zh": f"anchor_norms()['{place}']：个数 × 增益向量的长度", "en": f"anchor_norms()['{place}']: count × length of the gain vector"}, ANCHOR, FORMULAS))
+                computed(WORDS("norms.params", place=place), ANCHOR, FORMULAS))
     stream = params["entry"] + params["final"]
     if stream != ledger["norms"]:
         raise ValueError("the residual stream's norms here and in the chapter's ledger disagree")
     inside = params["qk"] + params["gdn"]
     reg.add("norms.inside_attention.params", inside, integer(inside),
-            computed({"zh": "解码层的 q/k 归一化 + Gated DeltaNet 归一化", "en": "q/k norms + Gated DeltaNet norms of the decoder layers"}, ANCHOR, FORMULAS))
+            computed(WORDS("norms.inside_attention.params"), ANCHOR, FORMULAS))
     decoder = stream + inside
     reg.add("norms.decoder.params", decoder, integer(decoder),
-            computed({"zh": "入口 + 最终 + q/k + Gated DeltaNet 归一化（解码层，不含 MTP）", "en": "entry + final + q/k + Gated DeltaNet norms (the decoder layers, MTP left out)"}, ANCHOR, FORMULAS))
+            computed(WORDS("norms.decoder.params"), ANCHOR, FORMULAS))
     mtp = params["mtp"] + params["mtp_qk"]
     reg.add("norms.mtp_all.params", mtp, integer(mtp),
-            computed({"zh": "MTP 模块的五个 hidden_size 宽的归一化 + 它的 q/k 归一化", "en": "the MTP module's five hidden-size norms + its q/k norms"}, ANCHOR, FORMULAS))
+            computed(WORDS("norms.mtp_all.params"), ANCHOR, FORMULAS))
     total = sum(params.values())
     reg.add("norms.all.params", total, integer(total),
-            computed({"zh": "语言模型的全部归一化，含 MTP（不含视觉塔的 LayerNorm）", "en": "every norm of the language model, MTP included (the vision tower's LayerNorms left out)"},
+            computed(WORDS("norms.all.params"),
                      ANCHOR, FORMULAS))
     vectors = sum(n["count"] for n in norms.values())
     reg.add("norms.all.count", vectors, integer(vectors),
-            computed({"zh": "语言模型全部归一化的增益向量数，含 MTP", "en": "gain vectors of every norm of the language model, MTP included"}, ANCHOR, FORMULAS))
+            computed(WORDS("norms.all.count"), ANCHOR, FORMULAS))
     share = total / sum(ledger.values())
     reg.add("norms.all.share", share, percent(share, 4),
-            computed({"zh": "全部归一化增益 / 全部参数（anchor_ledger() 之和）", "en": "all norm gains / all parameters (the sum of anchor_ledger())"}, ANCHOR, FORMULAS,
+            computed(WORDS("norms.all.share"), ANCHOR, FORMULAS,
                      "course/common/formulas.py"))
 
 
 def add_weight_decay(reg: Scope, inputs: Inputs) -> None:
     base = inputs.experiments.base
     src = "models/experiments.json (base)"
-    reg.add("wd.default_gain", WD_GAIN, fixed(WD_GAIN, 2), computed({"zh": "演示器的默认值", "en": "widget default"}, NUMBERS))
-    reg.add("wd.default_steps", WD_STEPS, integer(WD_STEPS), computed({"zh": "演示器的默认值", "en": "widget default"}, NUMBERS))
+    reg.add("wd.default_gain", WD_GAIN, fixed(WD_GAIN, 2), computed(WORDS("wd.default"), NUMBERS))
+    reg.add("wd.default_steps", WD_STEPS, integer(WD_STEPS), computed(WORDS("wd.default"), NUMBERS))
     k = f.weight_decay_factor(base.lr, base.weight_decay, WD_STEPS)
     reg.add("wd.factor", k, fixed(k, 3), computed("(1 − lr·wd)^steps", src, FORMULAS))
     g = f.standard_gain_after_decay(WD_GAIN, base.lr, base.weight_decay, WD_STEPS)
@@ -176,45 +172,33 @@ SIM_SETTINGS = {  # the lesson's walk through the simulator's switches, at its d
     "prenorm": dict(residual=True, prenorm=True, scale=False),
     "prenorm_scaled": dict(residual=True, prenorm=True, scale=True),
 }
-SIM_WORDS = {"residual_only": "residual on, pre-RMSNorm off", "prenorm": "residual on, pre-RMSNorm on",
-             "prenorm_scaled": "residual on, pre-RMSNorm on, write-back × 1/√N"}
-SIM_WORDS_ZH = {"residual_only": "开残差，不开入口 RMSNorm", "prenorm": "开残差，开入口 RMSNorm",
-                "prenorm_scaled": "开残差，开入口 RMSNorm，写回乘 1/√N"}
 
 
 def add_simulator(reg: Scope) -> None:
     """The simulator's read-outs from its Python twin, so the prose quotes exactly what the widget shows."""
     N, gain = SIM.default_layers, SIM.default_gain
     where = f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"
-    reg.add("sim.default_layers", N, integer(N), computed({"zh": "模拟器默认的 N", "en": "the simulator's default N"}, where))
-    reg.add("sim.default_gain", gain, fixed(gain, 2), computed({"zh": "模拟器默认的初始化增益", "en": "the simulator's default init gain"}, where))
+    reg.add("sim.default_layers", N, integer(N), computed(WORDS("sim.default_layers"), where))
+    reg.add("sim.default_gain", gain, fixed(gain, 2), computed(WORDS("sim.default_gain"), where))
     for name, kw in SIM_SETTINGS.items():
         r = simulate(N, gain, **kw)
         if name == "residual_only":  # the same x_0 in every setting: where the stream starts
             reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
-                    computed({"zh": "第一个子层之前残差流 x_0 的 RMS", "en": "RMS of the residual stream x_0 before the first sublayer"}, where))
-        at = f"N = {N}, gain = {gain}, {SIM_WORDS[name]}"
-        zh = f"N = {N}，增益 = {gain}，{SIM_WORDS_ZH[name]}"
+                    computed(WORDS("sim.start_stream_rms"), where))
+        at = WORDS("sim.at", n=N, gain=gain, setting=WORDS(f"sim.setting.{name}"))
         reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
-                computed({"zh": f"底层 ‖∂L/∂x‖ / 顶层 ‖∂L/∂x‖；{zh}", "en": f"bottom-layer ‖∂L/∂x‖ / top-layer ‖∂L/∂x‖; {at}"}, where))
+                computed(WORDS("sim.grad_ratio", at=at), where))
         reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
-                computed({"zh": f"最终残差流的 RMS；{zh}", "en": f"RMS of the final residual stream; {at}"}, where))
+                computed(WORDS("sim.stream_rms", at=at), where))
         reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
-                computed({"zh": f"顶层子层输入的 RMS；{zh}", "en": f"RMS of the top sublayer's input; {at}"}, where))
+                computed(WORDS("sim.read_rms", at=at), where))
 
 
 # ---------------------------------------------------------------- measured
 
-OP_LABELS = {  # how each benchmarked op is named on the page and in the figure
-    "layernorm": {"zh": "LayerNorm（F.layer_norm，融合）", "en": "LayerNorm (F.layer_norm, fused)"},
-    "rmsnorm": {"zh": "RMSNorm（F.rms_norm）", "en": "RMSNorm (F.rms_norm)"},
-    "rmsnorm_manual": {"zh": "RMSNorm（手写）", "en": "RMSNorm (hand-written)"},
-    "rmsnorm_zero_centered": {"zh": "零中心 RMSNorm（手写）", "en": "zero-centered RMSNorm (hand-written)"},
-    "layernorm_compiled": {"zh": "LayerNorm（torch.compile）", "en": "LayerNorm (torch.compile)"},
-    "rmsnorm_manual_compiled": {"zh": "RMSNorm（手写，torch.compile）", "en": "RMSNorm (hand-written, torch.compile)"},
-    "rmsnorm_zero_centered_compiled": {"zh": "零中心 RMSNorm（torch.compile）",
-                                       "en": "zero-centered RMSNorm (torch.compile)"},
-}
+def op_label(op: str, lang: str) -> str:
+    """How a benchmarked op is named on the page and in the figure (the words op.OP), or its name."""
+    return WORDS.lang(lang)(f"op.{op}") if WORDS.has(f"op.{op}") else op
 
 
 FLOAT32_BYTES = 4   # the benchmark's tensors are float32
@@ -227,15 +211,16 @@ TRADEMARKS = re.compile(r"\((?:R|TM)\)", re.IGNORECASE)
 def device_text(name: str, threads: int | None = None) -> dict[str, str]:
     """A benchmark's device as each language writes it, with the threads it ran on (a CPU kernel's times
     depend on them): 'Intel(R) Xeon(R) Processor' on 2 threads is 'Intel(R) Xeon(R) Processor (2 threads)'
-    and 'Intel Xeon 处理器（2 个线程）' (Chinese prose has no half-width (R)). A name that carries its own
-    count ('AMD EPYC, 2 threads') reads the same way."""
+    and 'Intel Xeon 处理器（2 个线程）'. A language's words take the name as the device reports it (`name`) or
+    without its trademark marks and with its own word for a processor (`plain`: Chinese prose has no
+    half-width (R)). A name that carries its own count ('AMD EPYC, 2 threads') reads the same way."""
     m = THREADS.match(name)
     if m:
         name, threads = m["name"], threads or int(m["n"])
-    zh = re.sub(r"\bProcessor$", "处理器", " ".join(TRADEMARKS.sub("", name).split()))
-    if threads is None:
-        return {"zh": zh, "en": name}
-    return {"zh": f"{zh}（{threads} 个线程）", "en": f"{name} ({threads} thread{'s' if threads != 1 else ''})"}
+    bare = " ".join(TRADEMARKS.sub("", name).split())
+    plain = {lang: re.sub(r"\bProcessor$", WORDS.lang(lang)("device.processor"), bare) for lang in WORDS.languages}
+    key = "device" if threads is None else "device.one_thread" if threads == 1 else "device.threads"
+    return WORDS(key, name=name, plain=plain, threads=threads)
 
 
 def add_bench(reg: Scope, device: str, b) -> None:
@@ -292,9 +277,7 @@ DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
 def other_cpu_provenance(other, what: dict[str, str], runs) -> Measured:
     """A number computed from the other CPU's final losses (data/cross-machine.json): `what` it is, in each
     language; `runs` are this machine's runs of the same name, whose newest date it carries."""
-    return Measured(run={"zh": f"{what['zh']}，同一代码和种子在 {other.cpu} 上（提交 {other.source_commit} 的结果）",
-                         "en": f"{what['en']}, the same code and seeds on {other.cpu} "
-                               f"(the results of commit {other.source_commit})"},
+    return Measured(run=WORDS("other_cpu.run", what=what, cpu=other.cpu, commit=other.source_commit),
                     device=other.cpu, date=max(r.provenance.date for r in runs), commit=other.source_commit)
 
 
@@ -309,7 +292,7 @@ def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str]])
         if not seeds or a not in results.runs:
             continue
         diffs = [la[s] - lb[s] if la[s] is not None and lb[s] is not None else "undefined" for s in seeds]
-        prov = other_cpu_provenance(other, {"zh": f"{a} − {b} 的最终验证损失", "en": f"{a} − {b}, final validation losses"},
+        prov = other_cpu_provenance(other, WORDS("other_cpu.compare", a=a, b=b),
                                     results.runs[a])
         spread_keys(reg, f"other_cpu.compare.{key}.diff", diffs, lambda x: fixed(x, 3), prov)
 
@@ -335,7 +318,7 @@ def add_gains(reg: Scope, results: Results) -> None:
         if run not in results.runs:
             continue
         runs = results.runs[run]
-        prov = provenance(runs, {"zh": f"{run}（训练结束时的增益）", "en": f"{run} (end gains)"})
+        prov = provenance(runs, WORDS("gains.provenance", run=run))
         per_seed = [r.end.gains for r in runs]
         spread_keys(reg, f"gains.{run}.mean", [mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov)
         shifts = [1 - mean_gain(r) for r in runs]
@@ -350,10 +333,10 @@ def add_gains(reg: Scope, results: Results) -> None:
         r = results.runs[run][0]   # every seed follows the same schedule
         k = f.decay_over_schedule(r.curves.lr, r.config.weight_decay)
         reg.add("gains.decay_alone", k, fixed(k, 3),
-                Computed(formula={"zh": "按这次运行的学习率日程求 ∏ (1 − lr_t · weight_decay)", "en": "∏ (1 − lr_t · weight_decay) over the run's learning-rate schedule"},
+                Computed(formula=WORDS("gains.decay_alone"),
                          sources=[f"data/results/{run}/ (curves.lr)", "models/experiments.json", FORMULAS]))
         reg.add("gains.decay_alone_shift", 1 - k, fixed(1 - k, 3),
-                Computed(formula={"zh": "1 − ∏ (1 − lr_t · weight_decay)：单靠衰减，从值为 1 的增益上拿掉多少", "en": "1 − ∏ (1 − lr_t · weight_decay): what decay alone takes off a gain of 1"},
+                Computed(formula=WORDS("gains.decay_alone_shift"),
                          sources=[f"data/results/{run}/ (curves.lr)", "models/experiments.json", FORMULAS]))
 
 
@@ -373,9 +356,9 @@ def add_init_scale(reg: Scope, results: Results) -> None:
     if [r.config.seed for r in pre] != [r.config.seed for r in post]:
         return
     spread_keys(reg, "init.embedding_rms", [r.init.stream_rms[0] for r in pre], lambda x: fixed(x, 3),
-                provenance(pre, {"zh": f"{BASELINE}（初始化时 x_0 即嵌入的 RMS）", "en": f"{BASELINE} (RMS of x_0, the embeddings, at init)"}))
+                provenance(pre, WORDS("init.embedding_rms", baseline=BASELINE)))
     every = [v for r in pre for v in r.init.stream_rms]
-    prov = provenance(pre, {"zh": f"{BASELINE}（初始化时残差流的 RMS：x_0 和每个块之后）", "en": f"{BASELINE} (RMS of the stream at init, x_0 and after every block)"})
+    prov = provenance(pre, WORDS("init.stream_rms", baseline=BASELINE))
     lo, hi = min(every), max(every)
     reg.add("init.preln_stream_rms.min", lo, fixed(lo, 3), prov)
     reg.add("init.preln_stream_rms.max", hi, fixed(hi, 3), prov)
@@ -383,14 +366,14 @@ def add_init_scale(reg: Scope, results: Results) -> None:
     # the final norm reads the top of Pre-Norm's stream, so the ratio is taken against the RMS there
     # four decimals: the seeds agree to three (0.031–0.031 would read as no spread at all)
     spread_keys(reg, "init.preln_stream_rms_top", [r.init.stream_rms[-1] for r in pre], lambda x: fixed(x, 4),
-                provenance(pre, {"zh": f"{BASELINE}（初始化时残差流顶端、最终归一化层读到的 RMS）", "en": f"{BASELINE} (RMS at the top of the stream at init, which the final norm reads)"}))
+                provenance(pre, WORDS("init.preln_stream_rms_top", baseline=BASELINE)))
     over = [(sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm)) / b.init.stream_rms[-1]
             for a, b in zip(post, pre)]
     spread_keys(reg, "compare.init_grads_over_stream_rms", over, lambda x: fixed(x, 2),
-                provenance(post, {"zh": f"c4_postln / {BASELINE} 初始化时的块梯度，再除以 {BASELINE} 残差流顶端的 RMS", "en": f"c4_postln / {BASELINE} init block gradients, over the RMS at the top of {BASELINE}'s stream"}))
+                provenance(post, WORDS("compare.init_grads_over_stream_rms", baseline=BASELINE)))
     for run, rs in ((BASELINE, pre), ("c4_postln", post)):
         spread_keys(reg, f"grad_norm.step1.{run}", [r.curves.grad_norm[0] for r in rs], lambda x: fixed(x, 2),
-                    provenance(rs, {"zh": f"{run}（第一次更新时全部参数的梯度范数，裁剪之前）", "en": f"{run} (gradient norm of all parameters at the first update, before clipping)"}))
+                    provenance(rs, WORDS("grad_norm.step1", run=run)))
 
 
 def add_measured(reg: Scope, results: Results) -> None:
@@ -404,29 +387,27 @@ def add_measured(reg: Scope, results: Results) -> None:
         post, pre = results.runs["c4_postln"], results.runs[BASELINE]
         ratios = [sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm) for a, b in zip(post, pre)]
         spread_keys(reg, "compare.postln_over_preln_init_grads", ratios, lambda x: significant(x, 2),
-                    provenance(post, {"zh": f"c4_postln / {BASELINE}（初始化时的块梯度）", "en": f"c4_postln / {BASELINE} (init block gradients)"}))
+                    provenance(post, WORDS("compare.postln_over_preln_init_grads", baseline=BASELINE)))
         # the bottom block's gradient over the top block's at the end: Post-LN's is far below 1
         for name, runs, text in (("postln", post, tiny), ("baseline", pre, lambda x: significant(x, 2))):
             ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in runs]
-            spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, {"zh": f"{runs[0].run}（训练结束时的块梯度）", "en": f"{runs[0].run} (end block gradients)"}))
+            spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, WORDS("end_grad_ratio", run=runs[0].run)))
     add_init_scale(reg, results)
     # how far above the unigram loss the stalled Post-LN runs end (their below_unigram is negative)
     for run in ("c4_postln", "c4_postln_nowarmup_lr1e-2"):
         if run in results.runs:
             rs = results.runs[run]
             spread_keys(reg, f"above_unigram.{run}", [r.metrics.final_val_loss - r.corpus.unigram_floor for r in rs],
-                        lambda x: fixed(x, 3), provenance(rs, {"zh": f"{run}（最终验证损失 − 一元模型的损失）", "en": f"{run} (final validation loss − unigram loss)"}))
+                        lambda x: fixed(x, 3), provenance(rs, WORDS("above_unigram", run=run)))
     reg.add("left_unigram_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
-            Computed(formula={"zh": "LEFT_UNIGRAM_MARGIN：验证损失要比一元模型的损失低多少，才算离开了它",
-                              "en": "LEFT_UNIGRAM_MARGIN: how far below the unigram loss a validation loss must get "
-                                    "for a run to count as having left it"}, sources=["course/common/measured.py"]))
+            Computed(formula=WORDS("left_unigram_margin"), sources=["course/common/measured.py"]))
     # Post-LN at lr 1e-3 without warmup: how many seeds leave the unigram baseline at all
     run = "c8_postln_lr1e-3_nowarmup"
     if run in results.runs:
         runs = results.runs[run]
         left = sum(left_unigram_step(r) != NEVER for r in runs)
         reg.add(f"seeds_leaving_unigram.{run}", left, integer(left),
-                provenance(runs, {"zh": f"{run}（验证损失降到一元模型的损失以下 {LEFT_UNIGRAM_MARGIN} 的种子数）", "en": f"{run} (seeds whose validation loss gets {LEFT_UNIGRAM_MARGIN} below the unigram loss)"}))
+                provenance(runs, WORDS("seeds_leaving_unigram", run=run, left_unigram_margin=LEFT_UNIGRAM_MARGIN)))
     add_gains(reg, results)
     for device, b in results.benches.items():
         add_bench(reg, device, b)

@@ -8,6 +8,8 @@ twins.py      the Python twins of its two widgets
 widgets.py    residual-paths, variance-growth (js/); the simulator is the chapter's (course/common/)
 figures.py    the measured section's charts
 claims.json   the measured section's reading notes, each checked against the results
+words.LANG.json  its words, one file per language: title and question, its numbers' provenance, the figures'
+              titles, legends and text alternatives
 """
 from __future__ import annotations
 
@@ -29,9 +31,6 @@ UNIT = Unit(
     folder=HERE,
     namespace="residual",
     order=(4, 2),
-    title={"zh": "残差", "en": "Residual"},
-    question={"zh": "一百多个子层叠在一起，为什么还训得动？",
-              "en": "Why can a stack of more than a hundred sublayers be trained at all?"},
     numbers=numbers.add_numbers,
     validate=validate,
     widgets=widgets.WIDGETS,

@@ -14,9 +14,11 @@ from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant
 from course.core.registry import Computed, Scope
+from course.project import words
 from lessons.c4_residual import formulas as f
 from lessons.c4_residual import twins
 
+WORDS = words(__file__)   # lessons/c4_residual/words.LANG.json
 HERE = "lessons/c4_residual"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
@@ -41,10 +43,10 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     t = inputs.anchor.config.text_config
     per_layer = chapter.residual_writes(1)
     reg.add("anchor.sublayers_per_layer", per_layer, integer(per_layer),
-            computed({"zh": "residual_writes(1)：每层注意力和 FFN 各加一次", "en": "residual_writes(1): attention and FFN each add once per layer"}, "course/common/formulas.py"))
+            computed(WORDS("anchor.sublayers_per_layer"), "course/common/formulas.py"))
     concat = (chapter.residual_writes(t.num_hidden_layers) + 1) * t.hidden_size
     reg.add("anchor.concat_width", concat, integer(concat),
-            computed({"zh": "(2 × num_hidden_layers + 1) × hidden_size：x_0 和每次写入并排放", "en": "(2 × num_hidden_layers + 1) × hidden_size: x_0 and every write side by side"},
+            computed(WORDS("anchor.concat_width"),
                      anchor_source("hidden_size")))
     w = f.width_per_write(t.hidden_size, chapter.residual_writes(t.num_hidden_layers))
     reg.add("anchor.width_per_write", w, fixed(w, 0),
@@ -58,13 +60,13 @@ PATHS_DEFAULT, PATHS_MAX = 3, 5
 
 
 def add_paths(reg: Scope, inputs: Inputs) -> None:
-    widget = {"zh": "路径小工具的设置", "en": "the paths widget's setting"}
+    widget = WORDS("paths.widget_setting")
     reg.add("paths.default_blocks", PATHS_DEFAULT, integer(PATHS_DEFAULT), computed(widget, NUMBERS))
     reg.add("paths.max_blocks", PATHS_MAX, integer(PATHS_MAX), computed(widget, NUMBERS))
     n = f.path_count(PATHS_DEFAULT)
-    reg.add("paths.default_count", n, integer(n), computed({"zh": "2^N：小工具默认的 N 个子层", "en": "2^N at the widget's default N sublayers"}))
+    reg.add("paths.default_count", n, integer(n), computed(WORDS("paths.default_count")))
     k = f.paths_skipping(PATHS_DEFAULT, 1)
-    reg.add("paths.default_skipping_one", k, integer(k), computed({"zh": "2^(N − 1)：绕开选中的一个子层的路径", "en": "2^(N − 1): paths around one chosen sublayer"}))
+    reg.add("paths.default_skipping_one", k, integer(k), computed(WORDS("paths.default_skipping_one")))
 
     # the anchor: every sublayer is one residual branch
     writes = chapter.residual_writes(inputs.anchor.config.text_config.num_hidden_layers)
@@ -72,10 +74,10 @@ def add_paths(reg: Scope, inputs: Inputs) -> None:
     count = f.path_count(writes)
     reg.add("paths.anchor", count, power_of_ten(count), computed("2^(2 × num_hidden_layers)", src, FORMULAS))
     reg.add("paths.anchor.mean_length", writes / 2, fixed(writes / 2, 0),
-            computed({"zh": "N / 2，N = 2 × num_hidden_layers：二项分布路径长度的均值", "en": "N / 2 with N = 2 × num_hidden_layers: the mean of the binomial path lengths"}, src, FORMULAS))
+            computed(WORDS("paths.anchor.mean_length"), src, FORMULAS))
     lo, hi = f.central_lengths(writes, 0.95)
     share = f.share_of_paths_between(writes, lo, hi)
-    where = computed({"zh": "central_lengths(2 × num_hidden_layers, 0.95)：N/2 附近至少包含 95% 路径的最窄范围", "en": "central_lengths(2 × num_hidden_layers, 0.95): the narrowest range around N/2 holding at least 95% of the paths"}, src, FORMULAS)
+    where = computed(WORDS("paths.anchor.central"), src, FORMULAS)
     reg.add("paths.anchor.central_min", lo, integer(lo), where)
     reg.add("paths.anchor.central_max", hi, integer(hi), where)
     reg.add("paths.anchor.central_share", share, percent(share, 1), where)
@@ -88,7 +90,7 @@ def add_paths(reg: Scope, inputs: Inputs) -> None:
         lo, hi = int(cited[a]), int(cited[b])
         share = f.share_of_paths_between(m, lo, hi)
         reg.add(f"paths.veit.{name}_share", share, percent(share, 2 if share < 0.01 else 1),
-                computed({"zh": f"2^{m} 条路径里经过 {lo} 到 {hi} 个模块的比例（二项分布）", "en": f"share of the 2^{m} paths that pass through {lo} to {hi} modules (binomial)"},
+                computed(WORDS("paths.veit.share", m=m, lo=lo, hi=hi),
                          CITATIONS, FORMULAS))
 
 
@@ -106,50 +108,43 @@ SIM_SETTINGS = {  # name → (gain, residual, prenorm, scale), at the simulator'
 }
 
 
-def sim_words(gain: float, residual: bool, prenorm: bool, scale: bool) -> str:
-    return (f"N = {SIM.default_layers}, gain = {gain}, residual {'on' if residual else 'off'}, "
-            f"pre-RMSNorm {'on' if prenorm else 'off'}, write-back × 1/√N {'on' if scale else 'off'}")
-
-
-def sim_words_zh(gain: float, residual: bool, prenorm: bool, scale: bool) -> str:
-    on = lambda x: "开" if x else "关"   # noqa: E731
-    return (f"N = {SIM.default_layers}，增益 = {gain}，残差{on(residual)}，子层入口 RMSNorm {on(prenorm)}，"
-            f"写回 × 1/√N {on(scale)}")
-
-
-WHEN_ZH = {"init": "初始化时", "end": "训练结束时"}
+def sim_words(gain: float, residual: bool, prenorm: bool, scale: bool) -> dict[str, str]:
+    """A setting of the simulator, as its provenance names it."""
+    def on(x: bool) -> dict[str, str]:
+        return WORDS("on" if x else "off")
+    return WORDS("sim.setting", layers=SIM.default_layers, gain=gain, residual=on(residual), prenorm=on(prenorm),
+                 scale=on(scale))
 
 
 def add_simulator(reg: Scope) -> None:
     """The simulator's read-outs from its Python twin, so the prose quotes exactly what the widget shows
     (the widget prints two decimals; a ratio too small for them also gets its scientific form)."""
-    where = {"zh": f"{TWINS}（simulate，种子 {SIM.seed}，d = {SIM.width}，T = {SIM.tokens}）",
-             "en": f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"}
+    where = WORDS("sim.where", twins=TWINS, seed=SIM.seed, width=SIM.width, tokens=SIM.tokens)
     reg.add("sim.default_layers", SIM.default_layers, integer(SIM.default_layers),
-            computed({"zh": "模拟器默认的 N", "en": "the simulator's default N"}, where))
-    reg.add("sim.width", SIM.width, integer(SIM.width), computed({"zh": "d：模拟器里残差流和每个子层的宽度", "en": "d: the width of the simulator's stream and of each sublayer"}, where))
-    reg.add("sim.max_layers", SIM.layers_max, integer(SIM.layers_max), computed({"zh": "模拟器最大的 N", "en": "the simulator's largest N"}, where))
+            computed(WORDS("sim.default_layers"), where))
+    reg.add("sim.width", SIM.width, integer(SIM.width), computed(WORDS("sim.width"), where))
+    reg.add("sim.max_layers", SIM.layers_max, integer(SIM.layers_max), computed(WORDS("sim.max_layers"), where))
     reg.add("sim.default_gain", SIM.default_gain, fixed(SIM.default_gain, 2),
-            computed({"zh": "模拟器默认的初始化增益", "en": "the simulator's default init gain"}, where))
-    reg.add("sim.low_gain", LOW_GAIN, fixed(LOW_GAIN, 2), computed({"zh": "低于默认值的一个增益", "en": "a gain below the default"}, NUMBERS))
-    reg.add("sim.high_gain", HIGH_GAIN, fixed(HIGH_GAIN, 2), computed({"zh": "高于默认值的一个增益", "en": "a gain above the default"}, NUMBERS))
+            computed(WORDS("sim.default_gain"), where))
+    reg.add("sim.low_gain", LOW_GAIN, fixed(LOW_GAIN, 2), computed(WORDS("sim.low_gain"), NUMBERS))
+    reg.add("sim.high_gain", HIGH_GAIN, fixed(HIGH_GAIN, 2), computed(WORDS("sim.high_gain"), NUMBERS))
     for name, setting in SIM_SETTINGS.items():
         r = simulate(SIM.default_layers, *setting)
         if name == "on":
             reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
-                    computed({"zh": "第一个子层之前残差流 x_0 的 RMS", "en": "RMS of the residual stream x_0 before the first sublayer"}, where))
-        at, at_zh = sim_words(*setting), sim_words_zh(*setting)
+                    computed(WORDS("sim.start_stream_rms"), where))
+        at = sim_words(*setting)
         reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
-                computed({"zh": f"最底层子层入口的 ‖∂ℒ/∂x‖ / 最顶层子层入口的 ‖∂ℒ/∂x‖；{at_zh}", "en": f"‖∂ℒ/∂x‖ at the bottom sublayer's input / at the top sublayer's input; {at}"}, where))
+                computed(WORDS("sim.grad_ratio", at=at), where))
         if r.grad_ratio < 0.01:
             reg.add(f"sim.{name}.grad_ratio_exact", r.grad_ratio, scientific(float(f"{r.grad_ratio:.1e}")),
-                    computed({"zh": f"最底层子层入口的 ‖∂ℒ/∂x‖ / 最顶层子层入口的 ‖∂ℒ/∂x‖（两位有效数字）；{at_zh}", "en": f"‖∂ℒ/∂x‖ at the bottom sublayer's input / at the top sublayer's input (two significant digits); {at}"}, where))
+                    computed(WORDS("sim.grad_ratio_exact", at=at), where))
         reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
-                computed({"zh": f"最终残差流的 RMS；{at_zh}", "en": f"RMS of the final residual stream; {at}"}, where))
+                computed(WORDS("sim.stream_rms", at=at), where))
         reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], fixed(r.stream_rms / r.stream[0], 1) + "×",
-                computed({"zh": f"最终残差流的 RMS / x_0 的 RMS；{at_zh}", "en": f"RMS of the final stream / RMS of x_0; {at}"}, where))
+                computed(WORDS("sim.stream_growth", at=at), where))
         reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
-                computed({"zh": f"最顶层子层输入的 RMS；{at_zh}", "en": f"RMS of the top sublayer's input; {at}"}, where))
+                computed(WORDS("sim.read_rms", at=at), where))
 
 
 # ---------------------------------------------------------------- growth: √(n + 1) against the simulator
@@ -157,31 +152,28 @@ def add_simulator(reg: Scope) -> None:
 
 def add_growth(reg: Scope) -> None:
     g = twins.growth()
-    where = {"zh": (f"{HERE}/twins.py 的 growth()，基于 {TWINS}（simulate，种子 {SIM.seed}，N = {SIM.layers_max}，"
-                    f"增益 {g.gain}，有残差，无归一化，写回不缩放）"),
-             "en": (f"{HERE}/twins.py growth() over {TWINS} (simulate, seed {SIM.seed}, N = {SIM.layers_max}, "
-                    f"gain {g.gain}, residual on, no norm, no write-back scaling)")}
+    where = WORDS("growth.where", here=HERE, twins=TWINS, seed=SIM.seed, layers_max=SIM.layers_max, gain=g.gain)
     # whole curves, for the widget: their text says what they hold rather than listing every value
-    for key, values, what in (("sim_stream", g.stream, {"zh": "写入 l = 0 … N 次后残差流的 RMS", "en": "the stream's RMS after l = 0 … N writes"}),
-                              ("sim_write", g.write, {"zh": "第 l = 1 … N 次写入的 RMS", "en": "the RMS of write l = 1 … N"})):
-        reg.add(f"growth.{key}", values, {"zh": f"{integer(len(values))} 个值", "en": f"{integer(len(values))} values"},
+    for key, values, what in (("sim_stream", g.stream, WORDS("growth.sim_stream")),
+                              ("sim_write", g.write, WORDS("growth.sim_write"))):
+        reg.add(f"growth.{key}", values, WORDS("growth.values", n=integer(len(values))),
                 computed(what, where))
     for name, n in (("at_default", SIM.default_layers), ("at_max", SIM.layers_max)):
-        reg.add(f"growth.{name}.n", n, integer(n), computed({"zh": "写入次数 l", "en": "writes counted, l"}, where))
+        reg.add(f"growth.{name}.n", n, integer(n), computed(WORDS("growth.n"), where))
         reg.add(f"growth.{name}.law", g.law[n], fixed(g.law[n], 2), computed(f"√(l + 1), l = {n}", FORMULAS))
         reg.add(f"growth.{name}.sim", g.stream[n], fixed(g.stream[n], 2),
-                computed({"zh": f"写入 l = {n} 次后模拟器里残差流的 RMS", "en": f"the simulator's stream RMS after l = {n} writes"}, where))
+                computed(WORDS("growth.sim", n=n), where))
         reg.add(f"growth.{name}.independent", g.independent[n], fixed(g.independent[n], 2),
-                computed({"zh": f"前 {n} 次写入的 √(RMS(x_0)² + Σ RMS(写入)²)", "en": f"√(RMS(x_0)² + Σ RMS(write)²) over the first {n} writes"}, where, FORMULAS))
+                computed(WORDS("growth.independent", n=n), where, FORMULAS))
         ratio = g.stream[n] / g.law[n]
         reg.add(f"growth.{name}.sim_over_law", ratio, percent(ratio, 0),
-                computed({"zh": f"l = {n} 时模拟器的值 / √(l + 1)", "en": f"simulator / √(l + 1) at l = {n}"}, where))
-    reg.add("growth.first_write", g.write[0], fixed(g.write[0], 2), computed({"zh": "第一次写入的 RMS", "en": "RMS of the first write"}, where))
+                computed(WORDS("growth.sim_over_law", n=n), where))
+    reg.add("growth.first_write", g.write[0], fixed(g.write[0], 2), computed(WORDS("growth.first_write"), where))
     reg.add("growth.last_write", g.write[-1], fixed(g.write[-1], 2),
-            computed({"zh": f"第 {SIM.layers_max} 次写入的 RMS", "en": f"RMS of write {SIM.layers_max}"}, where))
+            computed(WORDS("growth.last_write", layers_max=SIM.layers_max), where))
     t = f.tanh_rms(g.gain)
     reg.add("growth.tanh_unit_rms", t, fixed(t, 2),
-            computed({"zh": f"√E[tanh({g.gain} · z)²]，z ~ N(0, 1)：增益为 {g.gain}、输入 RMS 为 1 时一次 tanh 写入的 RMS", "en": f"√E[tanh({g.gain} · z)²], z ~ N(0, 1): the RMS of a tanh write at gain {g.gain}, of an input of RMS 1"}, FORMULAS))
+            computed(WORDS("growth.tanh_unit_rms", gain=g.gain), FORMULAS))
 
 
 # ---------------------------------------------------------------- wider streams (2025–2026)
@@ -205,7 +197,7 @@ def add_divergence(reg: Scope, inputs: Inputs) -> None:
             computed("⌈num_hidden_layers / attn_res_block_size⌉", src, FORMULAS))
     last = k3.num_layers - (b - 1) * k3.attn_res_block_size
     reg.add("kimi_k3.attn_res_last_block", last, integer(last),
-            computed({"zh": "留给最后一块的层数", "en": "layers left for the last block"}, src, FORMULAS))
+            computed(WORDS("kimi_k3.attn_res_last_block"), src, FORMULAS))
 
 
 # ---------------------------------------------------------------- measured
@@ -241,7 +233,7 @@ def add_layers(reg: Scope, results: Results) -> None:
         if run not in results.runs:
             continue
         runs = results.runs[run]
-        prov = provenance(runs, {"zh": f"{run}（初始化时和训练结束时的探测）", "en": f"{run} (probes at init and at the end)"})
+        prov = provenance(runs, WORDS("layers.provenance", run=run))
         for when in ("init", "end"):
             spread_keys(reg, f"layers.{key}.{when}_embed_rms", [getattr(r, when).stream_rms[0] for r in runs],
                         lambda x: significant(x, 2), prov)
@@ -253,19 +245,16 @@ def add_layers(reg: Scope, results: Results) -> None:
             # after block 1 the stream's mean square is below the norm's eps: the next RMSNorm brings it to
             # RMS ≈ rms / sqrt(rms² + eps), not to 1 (the stream's RMS stands in for each row's)
             spread_keys(reg, "layers.no_residual.init_ms_first", [r.init.stream_rms[1] ** 2 for r in runs], sci,
-                        provenance(runs, {"zh": f"{run}（初始化时第一个块之后残差流 RMS 的平方）",
-                                          "en": f"{run} (the square of the stream's RMS after the first block, at init)"}))
+                        provenance(runs, WORDS("layers.no_residual.init_ms_first", run=run)))
             spread_keys(reg, "layers.no_residual.init_normed_rms_first",
                         [r.init.stream_rms[1] / (r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs],
                         lambda x: significant(x, 2),
-                        provenance(runs, {"zh": f"{run}（RMS / √(RMS² + ε)，初始化时第一个块之后）",
-                                          "en": f"{run} (RMS / √(RMS² + ε), after the first block at init)"}))
+                        provenance(runs, WORDS("layers.no_residual.init_normed_rms_first", run=run)))
         if key in ("no_residual", "baseline"):
             # what the RMSNorm in front of the second block divides by at init: √(mean square + ε), ε included
             spread_keys(reg, f"layers.{key}.init_norm_divisor_first",
                         [(r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs], lambda x: significant(x, 2),
-                        provenance(runs, {"zh": f"{run}（√(RMS² + ε)，初始化时第一个块之后）",
-                                          "en": f"{run} (√(RMS² + ε), after the first block at init)"}))
+                        provenance(runs, WORDS("layers.init_norm_divisor_first", run=run)))
 
 
 def paired(results: Results, a: str, b: str) -> bool:
@@ -281,11 +270,11 @@ def add_stall(reg: Scope, results: Results) -> None:
         if run not in results.runs:
             continue
         runs = results.runs[run]
-        prov = provenance(runs, {"zh": f"{run}（验证曲线；训练结束时的探测）", "en": f"{run} (validation curve; end probe)"})
+        prov = provenance(runs, WORDS("stall.provenance", run=run))
         if key == "baseline":
             first = runs[0].val.step[1]
             reg.add("first_eval_step", first, integer(first),
-                    computed({"zh": "第 0 步之后的第一个验证步", "en": "the first validation step after step 0"}, EXPERIMENTS))
+                    computed(WORDS("first_eval_step"), EXPERIMENTS))
         spread_keys(reg, f"stall.{key}.first_eval_val", [r.val.loss[1] for r in runs], lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"stall.{key}.first_eval_above_unigram", [r.val.loss[1] - r.corpus.unigram_floor for r in runs],
                     lambda x: fixed(x, 3), prov)
@@ -317,12 +306,12 @@ def add_measured(reg: Scope, results: Results) -> None:
             a, b = results.runs[run], results.runs[BASELINE]
             ratios = [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(a, b)]
             spread_keys(reg, f"compare.{key}.init_grad_times", ratios, lambda x: significant(x, 2),
-                        provenance(a, {"zh": f"{run} / {BASELINE}（初始化时各块的梯度）", "en": f"{run} / {BASELINE} (init block gradients)"}))
+                        provenance(a, WORDS("compare.init_grad_times", run=run, baseline=BASELINE)))
             # and how many times the baseline's the top of its stream is, at init and at the end
             for when in ("init", "end"):
                 tops = [getattr(x, when).stream_rms[-1] / getattr(y, when).stream_rms[-1] for x, y in zip(a, b)]
                 spread_keys(reg, f"compare.{key}.{when}_top_times", tops, lambda x: fixed(x, 2),
-                            provenance(a, {"zh": f"{run} / {BASELINE}（残差流顶层的 RMS，{WHEN_ZH[when]}）", "en": f"{run} / {BASELINE} (top-of-stream RMS, {when})"}))
+                            provenance(a, WORDS("compare.top_times", run=run, baseline=BASELINE, when=WORDS(f"when.{when}"))))
     # the unscaled run's seeds by final loss: the lowest alone (it ends with a small stream, like GELU 4d's low
     # seeds in lesson 1) and the other two; each group's final loss, gain over its baseline seed, top-of-stream
     # RMS at the end and validation loss at the step where lesson 1's split shows
@@ -330,8 +319,7 @@ def add_measured(reg: Scope, results: Results) -> None:
         base = {r.config.seed: r for r in results.runs[BASELINE]}
         ranked = sorted(results.runs[NO_SCALING], key=lambda r: r.metrics.final_val_loss)
         prov = provenance(results.runs[NO_SCALING],
-                          {"zh": f"{NO_SCALING}，按最终损失分组的种子（最低的单独一组）",
-                           "en": f"{NO_SCALING}, seeds by final loss (the lowest alone)"})
+                          WORDS("no_scaling.groups", no_scaling=NO_SCALING))
         for group, rs in (("low", ranked[:1]), ("high", ranked[1:])):
             k = f"no_scaling.{group}"
             spread_keys(reg, f"{k}.final_val_loss", [r.metrics.final_val_loss for r in rs], lambda x: fixed(x, 3), prov)
@@ -343,10 +331,9 @@ def add_measured(reg: Scope, results: Results) -> None:
         rs = results.runs[BASELINE]
         spread_keys(reg, "baseline.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
                     lambda x: fixed(x, 3),
-                    provenance(rs, {"zh": f"{BASELINE}，第 {SPLIT_STEP} 步的验证损失",
-                                    "en": f"{BASELINE}, validation loss at step {SPLIT_STEP}"}))
+                    provenance(rs, WORDS("baseline.val_at_step", baseline=BASELINE, split_step=SPLIT_STEP)))
         reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP),
-                computed({"zh": "FFN 一课读 GELU 4d 分裂所用的验证步", "en": "the validation step at which the FFN lesson reads GELU 4d's split"},
+                computed(WORDS("split_step"),
                          NUMBERS))
     # how many times its top-of-stream RMS grows from init to the end of training, per seed
     for key, run in (("baseline", BASELINE), ("no_scaling", NO_SCALING)):
@@ -354,7 +341,7 @@ def add_measured(reg: Scope, results: Results) -> None:
             rs = results.runs[run]
             spread_keys(reg, f"layers.{key}.top_growth_in_training",
                         [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: integer(round(x)),
-                        provenance(rs, {"zh": f"{run}（残差流顶层的 RMS，训练结束时 / 初始化时）", "en": f"{run} (top-of-stream RMS, end / init)"}))
+                        provenance(rs, WORDS("layers.top_growth_in_training", run=run)))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

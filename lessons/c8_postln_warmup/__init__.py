@@ -9,6 +9,8 @@ twins.py      the two widgets' arithmetic: Adam on synthetic gradients, a random
 widgets.py    warmup-explorer, depth-grads (js/)
 figures.py    the measured section's charts
 claims.json   the measured section's reading notes, each checked against the results
+words.LANG.json  its words, one file per language: title and question, its numbers' provenance (the
+              widgets' settings, the probes), the figures' titles, legends and text alternatives
 """
 from __future__ import annotations
 
@@ -24,9 +26,6 @@ UNIT = Unit(
     folder=HERE,
     namespace="warmup",
     order=(8, 2),
-    title={"zh": "Post-LN 为什么需要学习率预热", "en": "Why Post-LN needs a warmup"},
-    question={"zh": "同样的学习率，Post-LN 常常要靠预热才学得动，Pre-Norm 却不用，为什么？",
-              "en": "At the same learning rate Post-LN often needs a warmup to learn at all, and Pre-Norm does not: why?"},
     numbers=numbers.add_numbers,
     widgets=widgets.WIDGETS,
     figures=figures.FIGURES,

@@ -13,10 +13,12 @@ import math
 
 from course.common.measured import LEFT_UNIGRAM_MARGIN, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
-from course.core.registry import Computed, Scope
+from course.core.registry import Computed, Scope, Words
+from course.project import words
 from lessons.c8_postln_warmup import formulas as f
 from lessons.c8_postln_warmup import twins as tw
 
+WORDS = words(__file__)   # lessons/c8_postln_warmup/words.LANG.json
 HERE = "lessons/c8_postln_warmup"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
@@ -50,9 +52,9 @@ COMPARISONS = [
 ]
 
 
-def computed(formula: str, *sources: str, zh: str | None = None) -> Computed:
-    """A computed number's provenance: a bare formula may stay one string; a sentence has both languages."""
-    return Computed(formula={"zh": zh, "en": formula} if zh else formula, sources=list(sources) or [FORMULAS])
+def computed(formula: Words, *sources: str) -> Computed:
+    """A computed number's provenance: a bare formula may stay one string; a sentence is in the lesson's words."""
+    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
 
 
 def init_run(placement: str, layers: int) -> str:
@@ -67,51 +69,42 @@ def add_optimizer(reg: Scope, inputs) -> None:
     src = f"{EXPERIMENTS} (base)"
     add_margins(reg)
     reg.add("left_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
-            computed("how far below the unigram loss a run must get to count as having left it",
-                     "course/common/measured.py (LEFT_UNIGRAM_MARGIN)", zh="一次运行要比一元模型的损失低多少，才算离开了它"))
+            computed(WORDS("left_margin"), "course/common/measured.py (LEFT_UNIGRAM_MARGIN)"))
     reg.add("beta1", base.beta1, fixed(base.beta1, 2), computed("beta1", src))
     reg.add("beta2", base.beta2, fixed(base.beta2, 2), computed("beta2", src))
     reg.add("grad_clip", base.grad_clip, fixed(base.grad_clip, 1), computed("grad_clip", src))
     reg.add("adam_eps", tw.EXPLORER.eps, scientific(tw.EXPLORER.eps),
-            computed("torch.optim.AdamW's default eps (models/model.py passes none)", TWINS,
-                     zh="torch.optim.AdamW 默认的 eps（models/model.py 没有另行指定）"))
+            computed(WORDS("adam_eps"), TWINS))
     steps = inputs.experiments.base.max_steps
     reg.add("steps", steps, integer(steps), computed("max_steps", src))
 
     ours = f.first_step_without_bias_correction(base.beta1, base.beta2)
     reg.add("adam.nobc_step1", ours, fixed(ours, 3),
-            computed("(1 − β1)/√(1 − β2), the project's β", src, FORMULAS, zh="(1 − β1)/√(1 − β2)，本项目的 β"))
+            computed(WORDS("adam.nobc_step1"), src, FORMULAS))
     cited = {c.key: c.value for c in inputs.citations.numbers}
     for name, key in (("adam_default", "kingma.beta2"), ("vaswani", "vaswani.beta2")):
         b2 = cited[key]
         x = f.first_step_without_bias_correction(base.beta1, b2)
         reg.add(f"adam.nobc_step1.{name}", x, fixed(x, 3),
-                computed(f"(1 − β1)/√(1 − β2), β1 = {base.beta1}, β2 = {key}", "data/citations.json", FORMULAS,
-                         zh=f"(1 − β1)/√(1 − β2)，β1 = {base.beta1}，β2 = {key}"))
+                computed(WORDS("adam.nobc_step1.cited", beta1=base.beta1, key=key), "data/citations.json", FORMULAS))
     peak = max(f.bias_correction_ratio(t, base.beta1, base.beta2) for t in range(1, steps + 1))
     reg.add("adam.nobc_peak", peak, fixed(peak, 2),
-            computed("max over t of (1 − β1^t)/√(1 − β2^t), the project's β", src, FORMULAS,
-                     zh="(1 − β1^t)/√(1 − β2^t) 对 t 的最大值，本项目的 β"))
+            computed(WORDS("adam.nobc_peak"), src, FORMULAS))
     # without the correction the step ramps up: the first update at which it reaches one lr
     reach = next(t for t in range(1, steps + 1) if f.bias_correction_ratio(t, base.beta1, base.beta2) >= 1)
     reg.add("adam.nobc_reach1", reach, integer(reach),
-            computed("first t with (1 − β1^t)/√(1 − β2^t) ≥ 1, the project's β", src, FORMULAS,
-                     zh="使 (1 − β1^t)/√(1 − β2^t) ≥ 1 的最小 t，本项目的 β"))
+            computed(WORDS("adam.nobc_reach1"), src, FORMULAS))
     b2 = cited["kingma.beta2"]
     peak = max(f.bias_correction_ratio(t, base.beta1, b2) for t in range(1, steps + 1))
     reg.add("adam.nobc_peak.adam_default", peak, fixed(peak, 2),
-            computed("max over t of (1 − β1^t)/√(1 − β2^t), β1 = the project's, β2 = kingma.beta2",
-                     "data/citations.json", FORMULAS,
-                     zh="(1 − β1^t)/√(1 − β2^t) 对 t 的最大值，β1 取本项目的，β2 = kingma.beta2"))
+            computed(WORDS("adam.nobc_peak.adam_default"), "data/citations.json", FORMULAS))
     n = f.radam_unadapted_steps(base.beta2)
-    reg.add("radam.unadapted_steps", n, integer(n), computed("the updates with ρ_t ≤ 4, the project's β2", src, FORMULAS,
-                     zh="ρ_t ≤ 4 的更新次数，本项目的 β2"))
+    reg.add("radam.unadapted_steps", n, integer(n), computed(WORDS("radam.unadapted_steps"), src, FORMULAS))
     for name, b2 in (("ours", base.beta2), ("adam_default", cited["kingma.beta2"])):
         t90 = f.radam_steps_to(0.9, b2)
         reg.add(f"radam.to90.{name}", t90, integer(t90),
-                computed("first update with r_t ≥ 0.9", src if name == "ours" else "data/citations.json", FORMULAS,
-                         zh="r_t ≥ 0.9 的第一次更新"))
-    reg.add("radam.fraction", 0.9, percent(0.9, 0), computed("the rectification level quoted", NUMBERS, zh="正文引用的修正系数水平"))
+                computed(WORDS("radam.to90"), src if name == "ours" else "data/citations.json", FORMULAS))
+    reg.add("radam.fraction", 0.9, percent(0.9, 0), computed(WORDS("radam.fraction"), NUMBERS))
 
 
 def add_scalings(reg: Scope, inputs) -> None:
@@ -124,20 +117,17 @@ def add_scalings(reg: Scope, inputs) -> None:
         reg.add(f"write_std.L{layers}", s, fixed(s, 5), computed("init_std / √(2 · n_layer)", src))
         x = f.relative_step(lr, s)
         reg.add(f"rel_step.write.L{layers}", x, percent(x, 0),
-                computed("lr / (init_std / √(2 · n_layer)): one lr-sized step on a write-back weight", src, FORMULAS,
-                         zh="lr / (init_std / √(2 · n_layer))：写回权重上一个学习率大小的步子"))
+                computed(WORDS("rel_step.write"), src, FORMULAS))
         a, b = f.deepnorm_alpha(layers), f.deepnorm_beta(layers)
         reg.add(f"deepnorm.alpha.L{layers}", a, fixed(a, 2), computed("(2N)^{1/4}", src, FORMULAS))
         reg.add(f"deepnorm.beta.L{layers}", b, fixed(b, 2), computed("(8N)^{−1/4}", src, FORMULAS))
     x = f.relative_step(lr, base.init_std)
-    reg.add("rel_step.weight", x, percent(x, 0), computed("lr / init_std: one lr-sized step on another weight", src, FORMULAS,
-                     zh="lr / init_std：其他权重上一个学习率大小的步子"))
+    reg.add("rel_step.weight", x, percent(x, 0), computed(WORDS("rel_step.weight"), src, FORMULAS))
     lo, hi = min(DEPTHS), max(DEPTHS)
     x = f.xiong_preln_depth_factor(lo, hi)
-    reg.add("xiong.preln_factor", x, fixed(x, 2), computed(f"√({lo}/{hi}): 1/√L from L = {lo} to {hi}", FORMULAS,
-                     zh=f"√({lo}/{hi})：L 从 {lo} 到 {hi} 时的 1/√L"))
-    reg.add("depth.min", lo, integer(lo), computed("the depth probes' shallowest", NUMBERS, zh="初始化探针中最浅的层数"))
-    reg.add("depth.max", hi, integer(hi), computed("the depth probes' deepest", NUMBERS, zh="初始化探针中最深的层数"))
+    reg.add("xiong.preln_factor", x, fixed(x, 2), computed(WORDS("xiong.preln_factor", lo=lo, hi=hi), FORMULAS))
+    reg.add("depth.min", lo, integer(lo), computed(WORDS("depth.min"), NUMBERS))
+    reg.add("depth.max", hi, integer(hi), computed(WORDS("depth.max"), NUMBERS))
     cited = {c.key: c.value for c in inputs.citations.numbers}
     tokens, batch, seq = cited["olmo2cfg.t_warmup"], cited["olmo2cfg.batch"], cited["olmo2cfg.seq_len"]
     steps = tokens / (batch * seq)
@@ -151,101 +141,84 @@ def add_scalings(reg: Scope, inputs) -> None:
 def add_explorer(reg: Scope, inputs) -> None:
     base, spec = inputs.experiments.base, tw.EXPLORER
     where = TWINS
-    setting = (f"explore, seed {spec.seed}, {spec.params} parameters", f"explore，种子 {spec.seed}，{spec.params} 个参数")
+    setting = WORDS("explorer.setting", seed=spec.seed, params=spec.params)
     steps = base.max_steps
-    reg.add("explorer.window", spec.window, integer(spec.window), computed("the read-outs' first steps", TWINS, zh="读数统计的最初步数"))
-    reg.add("explorer.params", spec.params, integer(spec.params), computed("synthetic parameters", TWINS, zh="合成参数的个数"))
+    reg.add("explorer.window", spec.window, integer(spec.window), computed(WORDS("explorer.window"), TWINS))
+    reg.add("explorer.params", spec.params, integer(spec.params), computed(WORDS("explorer.params"), TWINS))
     reg.add("explorer.default_warmup", spec.default_warmup, integer(spec.default_warmup),
-            computed("the explorer's default warmup", TWINS, zh="预热探索器默认的预热步数"))
+            computed(WORDS("explorer.default_warmup"), TWINS))
     draws = tw.explorer_draws(spec, steps)
-    at = f"warmup {spec.default_warmup}, cosine, β2 = {base.beta2}, scale 1, signal {spec.default_signal}; {setting[0]}"
-    at_zh = (f"预热 {spec.default_warmup} 步，余弦，β2 = {base.beta2}，尺度 1，信号 {spec.default_signal}；{setting[1]}")
+    at = WORDS("explorer.at", warmup=spec.default_warmup, beta2=base.beta2, signal=spec.default_signal, setting=setting)
     e = tw.explore(spec, steps, base.beta1, base.beta2, spec.default_warmup, "cosine", spec.default_scale,
                    spec.default_signal, draws)
     e0 = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale, spec.default_signal, draws)
-    for name, x, what, what_zh, text in (
-            ("step1", e.step1, "step 1, bias-corrected", "第 1 步，带偏差修正", lambda v: fixed(v, 4)),
-            ("step1_nobc", e.step1_nobc, "step 1, uncorrected", "第 1 步，不修正偏差", lambda v: fixed(v, 4)),
-            ("travel", e.travel, f"Σ of the first {spec.window} steps", f"前 {spec.window} 步之和", lambda v: significant(v, 3)),
-            ("travel_nowarmup", e.travel_nowarmup, f"Σ of the first {spec.window} steps, no warmup",
-             f"前 {spec.window} 步之和，不预热", lambda v: significant(v, 3))):
-        reg.add(f"explorer.{name}", x, text(x), computed(f"{what}, in units of the peak lr; {at}", where,
-                                                         zh=f"{what_zh}，以峰值学习率为单位；{at_zh}"))
+    for name, x, text in (("step1", e.step1, lambda v: fixed(v, 4)), ("step1_nobc", e.step1_nobc, lambda v: fixed(v, 4)),
+                          ("travel", e.travel, lambda v: significant(v, 3)),
+                          ("travel_nowarmup", e.travel_nowarmup, lambda v: significant(v, 3))):
+        what = WORDS(f"explorer.what.{name}", window=spec.window)
+        reg.add(f"explorer.{name}", x, text(x), computed(WORDS("explorer.in_peak_lr", what=what, at=at), where))
     reg.add("explorer.travel_ratio", e.travel_ratio, percent(e.travel_ratio, 0),
-            computed(f"travel with warmup / travel without; {at}", where, zh=f"预热时走过的路 / 不预热时的；{at_zh}"))
+            computed(WORDS("explorer.travel_ratio", at=at), where))
     reg.add("explorer.step1_nowarmup", e0.step1, fixed(e0.step1, 3),
-            computed(f"step 1 without warmup, bias-corrected; {at}", where, zh=f"不预热时的第 1 步，带偏差修正；{at_zh}"))
+            computed(WORDS("explorer.step1_nowarmup", at=at), where))
     reg.add("explorer.step2_nowarmup", e0.adam[1], fixed(e0.adam[1], 2),
-            computed(f"step 2 without warmup, bias-corrected; {at}", where, zh=f"不预热时的第 2 步，带偏差修正；{at_zh}"))
+            computed(WORDS("explorer.step2_nowarmup", at=at), where))
     late = e0.adam[spec.window - 1]
     reg.add("explorer.step_window_nowarmup", late, fixed(late, 2),
-            computed(f"step {spec.window} without warmup, bias-corrected; {at}", where,
-                     zh=f"不预热时的第 {spec.window} 步，带偏差修正；{at_zh}"))
+            computed(WORDS("explorer.step_window_nowarmup", window=spec.window, at=at), where))
     # the gradient's scale drops out: the same read-out a thousand times smaller
     small = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale - 3,
                        spec.default_signal, draws)
     rel = abs(small.travel_nowarmup / e0.travel_nowarmup - 1)
     reg.add("explorer.scale_change", rel, scientific(float(f"{rel:.1e}")) if rel else "0",
-            computed(f"relative change of the no-warmup travel when the gradient is 10^−3 times as large; {setting[0]}", where,
-                     zh=f"梯度缩小到 10^−3 倍时，不预热所走路程的相对变化；{setting[1]}"))
+            computed(WORDS("explorer.scale_change", setting=setting), where))
     noise = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale, 0.0, draws)
     reg.add("explorer.noise_step1", noise.step1, fixed(noise.step1, 3),
-            computed(f"step 1 without warmup when the gradient is pure noise (signal 0); {setting[0]}", where,
-                     zh=f"梯度是纯噪声（信号 0）时不预热的第 1 步；{setting[1]}"))
+            computed(WORDS("explorer.noise_step1", setting=setting), where))
     late = noise.adam[spec.window - 1]
     reg.add("explorer.noise_step_window", late, fixed(late, 2),
-            computed(f"step {spec.window} without warmup when the gradient is pure noise; {setting[0]}", where,
-                     zh=f"梯度是纯噪声时不预热的第 {spec.window} 步；{setting[1]}"))
+            computed(WORDS("explorer.noise_step_window", window=spec.window, setting=setting), where))
 
 
 def add_depth(reg: Scope, inputs) -> None:
     base, spec = inputs.experiments.base, tw.DEPTH
     where = TWINS
-    setting = (f"stack, seed {spec.seed}, d = {spec.width}, T = {spec.tokens}",
-               f"stack，种子 {spec.seed}，d = {spec.width}，T = {spec.tokens}")
+    setting = WORDS("depth.setting", seed=spec.seed, width=spec.width, tokens=spec.tokens)
     presets = tw.depth_presets(spec.width, base.init_std, base.d_model)
     z = tw.depth_draws(spec)
     lo, hi = spec.depths[0], spec.depths[-1]
-    reg.add("sim.depth_lo", lo, integer(lo), computed("the depth chart's shallowest stack", TWINS, zh="深度图里最浅的堆叠"))
-    reg.add("sim.depth_hi", hi, integer(hi), computed("the depth chart's deepest stack", TWINS, zh="深度图里最深的堆叠"))
-    reg.add("sim.default_layers", spec.default_layers, integer(spec.default_layers), computed("the default depth", TWINS, zh="默认层数"))
-    reg.add("sim.width", spec.width, integer(spec.width), computed("the toy's width", TWINS, zh="小堆叠的宽度"))
+    reg.add("sim.depth_lo", lo, integer(lo), computed(WORDS("sim.depth_lo"), TWINS))
+    reg.add("sim.depth_hi", hi, integer(hi), computed(WORDS("sim.depth_hi"), TWINS))
+    reg.add("sim.default_layers", spec.default_layers, integer(spec.default_layers), computed(WORDS("sim.default_layers"), TWINS))
+    reg.add("sim.width", spec.width, integer(spec.width), computed(WORDS("sim.width"), TWINS))
     x = f.xiong_preln_depth_factor(lo, hi)
     reg.add("sim.xiong_factor", x, fixed(x, 2), computed(f"√({lo}/{hi})", FORMULAS))
     blo, bhi = f.xiong_preln_stream_rms_bounds(hi)
-    reg.add("sim.lemma_rms_lo", blo, fixed(blo, 1), computed(f"√(1 + L/2), L = {hi} (Xiong et al., Lemma 2)", FORMULAS,
-                     zh=f"√(1 + L/2)，L = {hi}（Xiong 等人的引理 2）"))
-    reg.add("sim.lemma_rms_hi", bhi, fixed(bhi, 1), computed(f"√(1 + 3L/2), L = {hi} (Xiong et al., Lemma 2)", FORMULAS,
-                     zh=f"√(1 + 3L/2)，L = {hi}（Xiong 等人的引理 2）"))
+    reg.add("sim.lemma_rms_lo", blo, fixed(blo, 1), computed(WORDS("sim.lemma_rms_lo", hi=hi), FORMULAS))
+    reg.add("sim.lemma_rms_hi", bhi, fixed(bhi, 1), computed(WORDS("sim.lemma_rms_hi", hi=hi), FORMULAS))
     i = spec.depths.index(spec.default_layers)
     for name, preset, scale in (("xavier", presets["xavier"], False), ("ours", presets["ours"], True),
                                 ("ours_unscaled", presets["ours"], False)):
         c = tw.depth_curve(spec, z, preset, scale, base.norm_eps)
-        at = f"{name} init{', write-backs × 1/√(2L)' if scale else ''}; {setting[0]}"
-        at_zh = f"{name} 初始化{'，写回 × 1/√(2L)' if scale else ''}；{setting[1]}"
+        at = WORDS("depth.at.scaled" if scale else "depth.at", init=name, setting=setting)
         for pl, ys in (("post", c.post), ("pre", c.pre)):
             r = ys[-1] / ys[0]
             reg.add(f"sim.{name}.{pl}.depth_ratio", r, fixed(r, 2),
-                    computed(f"last layer's ‖∂L/∂W²‖ at L = {hi} / at L = {lo}; {at}", where,
-                             zh=f"最后一层的 ‖∂L/∂W²‖，L = {hi} 时 / L = {lo} 时；{at_zh}"))
+                    computed(WORDS("sim.depth_ratio", hi=hi, lo=lo, at=at), where))
         r = c.pre[i] / c.post[i]
         reg.add(f"sim.{name}.pre_over_post", r, significant(r, 2),
-                computed(f"Pre-Norm's last-layer ‖∂L/∂W²‖ / Post-LN's at L = {spec.default_layers}; {at}", where,
-                         zh=f"L = {spec.default_layers} 时 Pre-Norm 最后一层的 ‖∂L/∂W²‖ / Post-LN 的；{at_zh}"))
+                computed(WORDS("sim.pre_over_post", default_layers=spec.default_layers, at=at), where))
         reg.add(f"sim.{name}.pre_rms_hi", c.pre_rms[-1], significant(c.pre_rms[-1], 2),
-                computed(f"RMS of Pre-Norm's final stream at L = {hi}; {at}", where, zh=f"L = {hi} 时 Pre-Norm 最终残差流的 RMS；{at_zh}"))
+                computed(WORDS("sim.pre_rms_hi", hi=hi, at=at), where))
         reg.add(f"sim.{name}.pre_rms_lo", c.pre_rms[0], significant(c.pre_rms[0], 2),
-                computed(f"RMS of Pre-Norm's final stream at L = {lo}; {at}", where, zh=f"L = {lo} 时 Pre-Norm 最终残差流的 RMS；{at_zh}"))
+                computed(WORDS("sim.pre_rms_lo", lo=lo, at=at), where))
         matched = (c.pre[-1] * c.pre_rms[-1]) / (c.pre[0] * c.pre_rms[0])
         reg.add(f"sim.{name}.pre_matched_depth_ratio", matched, fixed(matched, 2),
-                computed(f"(‖∂L/∂W²‖ × final-stream RMS) at L = {hi} / at L = {lo}, Pre-Norm; {at}", where,
-                         zh=f"Pre-Norm 的 (‖∂L/∂W²‖ × 最终残差流 RMS)，L = {hi} 时 / L = {lo} 时；{at_zh}"))
+                computed(WORDS("sim.pre_matched_depth_ratio", hi=hi, lo=lo, at=at), where))
     reg.add("sim.ours.weight_std", presets["ours"].weight_std, fixed(presets["ours"].weight_std, 3),
-            computed("init_std · √(d_model / d): our model's std per √fan-in at the toy's width", f"{EXPERIMENTS} (base)", TWINS,
-                     zh="init_std · √(d_model / d)：按小堆叠的宽度换算的我们模型的初始化标准差"))
+            computed(WORDS("sim.ours.weight_std"), f"{EXPERIMENTS} (base)", TWINS))
     reg.add("sim.ours.input_std", presets["ours"].input_std, fixed(presets["ours"].input_std, 3),
-            computed("init_std · √2: a token and a position embedding added", f"{EXPERIMENTS} (base)", TWINS,
-                     zh="init_std · √2：词嵌入与位置嵌入相加"))
+            computed(WORDS("sim.ours.input_std"), f"{EXPERIMENTS} (base)", TWINS))
 
 
 # ---------------------------------------------------------------- measured: the init-only depth probes
@@ -264,7 +237,7 @@ def add_probes(reg: Scope, results: Results) -> None:
             if run not in results.runs:
                 continue
             rs = results.runs[run]
-            prov = provenance(rs, {"zh": f"{run}（初始化探针）", "en": f"{run} (init probe)"})
+            prov = provenance(rs, WORDS("init.probe", run=run))
             w2 = [r.init.ffn_out_grad_norm[-1] for r in rs]
             rms = [r.init.stream_rms[-1] for r in rs]
             per[(p, L)] = {"seeds": [r.config.seed for r in rs], "w2": w2, "rms": rms,
@@ -278,8 +251,7 @@ def add_probes(reg: Scope, results: Results) -> None:
                         lambda x: fixed(x, 2), prov)
         a, b = per.get((p, lo)), per.get((p, hi))
         if a and b and a["seeds"] == b["seeds"]:
-            prov = provenance(results.runs[init_run(p, hi)], {"zh": f"{init_run(p, hi)} / {init_run(p, lo)}（初始化探针）",
-                                                         "en": f"{init_run(p, hi)} / {init_run(p, lo)} (init probes)"})
+            prov = provenance(results.runs[init_run(p, hi)], WORDS("init.probes", runs=f"{init_run(p, hi)} / {init_run(p, lo)}"))
             spread_keys(reg, f"init.{p}.depth_ratio", [y / x for x, y in zip(a["w2"], b["w2"])], lambda x: fixed(x, 2), prov)
             spread_keys(reg, f"init.{p}.rms_growth", [y / x for x, y in zip(a["rms"], b["rms"])], lambda x: fixed(x, 2), prov)
             spread_keys(reg, f"init.{p}.matched_depth_ratio", [y / x for x, y in zip(a["matched"], b["matched"])],
@@ -293,8 +265,7 @@ def add_probes(reg: Scope, results: Results) -> None:
             break
         raw += [b / a for a, b in zip(post["w2"], pre["w2"])]
         matched += [b / a for a, b in zip(post["matched"], pre["matched"])]
-        prov = provenance(results.runs[init_run("preln", L)], {"zh": "c8_init_preln_L* / c8_init_postln_L*（初始化探针）",
-                                                              "en": "c8_init_preln_L* / c8_init_postln_L* (init probes)"})
+        prov = provenance(results.runs[init_run("preln", L)], WORDS("init.probes", runs="c8_init_preln_L* / c8_init_postln_L*"))
     if raw:
         spread_keys(reg, "init.pre_over_post.raw", raw, lambda x: significant(x, 2), prov)
         spread_keys(reg, "init.pre_over_post.matched", matched, lambda x: fixed(x, 2), prov)
@@ -348,19 +319,16 @@ def add_training(reg: Scope, results: Results) -> None:
             add_trace(reg, run, rs, prov)
     # Pre-Norm's lowest bottom/top ratio over every traced Pre-Norm run (each seed, the whole trace)
     reg.add("trace.tail", TAIL, integer(TAIL),
-            computed("the last traced updates the per-block read-outs average over", NUMBERS,
-                     zh="按块读数时取平均的、记录中的最后几次更新"))
+            computed(WORDS("trace.tail"), NUMBERS))
     reg.add("trace.last", LAST, integer(LAST),
-            computed("the very last traced updates a note about the end of the trace looks at", NUMBERS,
-                     zh="讲记录末尾的笔记所看的、记录中的最后几次更新"))
+            computed(WORDS("trace.last"), NUMBERS))
     reg.add("trace.sliver", SLIVER, percent(SLIVER, 0),
-            computed("the bottom block's gradient norm below this fraction of the top block's: almost none",
-                     NUMBERS, zh="最底层块的梯度范数低于最顶层块的这个比例，就算几乎收不到梯度"))
+            computed(WORDS("trace.sliver"), NUMBERS))
     pre = [run for run in TRAINED if run.startswith("c8_preln") and run in results.runs
            and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
     if pre:
         rs = [r for run in pre for r in results.runs[run]]
-        prov_pre = provenance(rs, {"zh": "、".join(pre), "en": ", ".join(pre)})
+        prov_pre = provenance(rs, WORDS.join("list", pre))
         low = min(r.trace.block_grad_norm[i][0] / r.trace.block_grad_norm[i][-1]
                   for r in rs for i in range(len(r.trace.step)))
         reg.add("trace.preln.bottom_over_top.min", low, significant(low, 2), prov_pre)
@@ -368,20 +336,20 @@ def add_training(reg: Scope, results: Results) -> None:
         most = min(bottom_over_others(tail_grads(r)) for r in rs)
         reg.add("trace.preln.bottom_over_others.tail.min", most, significant(most, 3), prov_pre)
         reg.add("trace.preln.runs", len(pre), integer(len(pre)),
-                computed("the traced Pre-Norm runs", EXPERIMENTS, zh="记录了前几次更新的 Pre-Norm 运行"))
+                computed(WORDS("trace.preln.runs"), EXPERIMENTS))
     # every traced Post-LN seed: how many are off the plateau at the trace's last update, how many still on it
     post = [run for run in TRAINED if run.startswith("c8_postln") and run in results.runs
             and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
     if post:
         rs = [r for run in post for r in results.runs[run]]
         if all(below_unigram_at_trace_end(r) is not None for r in rs):
-            prov_post = provenance(rs, {"zh": "、".join(post), "en": ", ".join(post)})
+            prov_post = provenance(rs, WORDS.join("list", post))
             for name, test in (("off_plateau", off_plateau_at_trace_end), ("on_plateau", on_plateau_at_trace_end)):
                 n = sum(map(test, rs))
                 reg.add(f"trace.postln.{name}", n, integer(n), prov_post)
             reg.add("trace.postln.seeds", len(rs), integer(len(rs)), prov_post)
             reg.add("trace.postln.runs", len(post), integer(len(post)),
-                    computed("the traced Post-LN runs", EXPERIMENTS, zh="记录了前几次更新的 Post-LN 运行"))
+                    computed(WORDS("trace.postln.runs"), EXPERIMENTS))
     for key, a, b, metric in COMPARISONS:
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
             compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
@@ -558,15 +526,12 @@ def add_trace(reg: Scope, run: str, rs, prov) -> None:
     spread_keys(reg, f"{k}.init.block_rms", [x for r in rs for x in r.init.stream_rms[1:]], lambda x: significant(x, 3), prov)
     n = block_parameters(rs[0])
     reg.add(f"{k}.block_parameters", n, integer(n),
-            computed("4·d_model² + 3·d_model·ffn_hidden + 2·d_model: one block's parameters (models/model.py, Block)", EXPERIMENTS,
-                     zh="4·d_model² + 3·d_model·ffn_hidden + 2·d_model：一个块的参数个数（models/model.py 的 Block）"))
+            computed(WORDS("block_parameters"), EXPERIMENTS))
     steps = len(rs[0].trace.step)
     reg.add(f"{k}.steps", steps, integer(steps), prov)
     predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)
     reg.add(f"{k}.predicted_step1", predicted, significant(predicted, 3),
-            computed("lr of the first update · √(parameters): every parameter moving by that lr",
-                     EXPERIMENTS, FORMULAS,
-                     zh="第一次更新的学习率乘以参数个数的平方根：每个参数都移动这个学习率"))
+            computed(WORDS("predicted_step1"), EXPERIMENTS, FORMULAS))
 
 
 def add_numbers(reg: Scope, inputs) -> None:
