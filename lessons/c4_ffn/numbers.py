@@ -189,7 +189,7 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
              "secondary": m.provenance.grade == "secondary source",
              "latent": m.name == LATENT_MOE_MODEL,
              "encdec": m.name in ENCODER_DECODER_MODELS} for m in dense_ffn_models(inputs)]
-    rows.append({"slug": "anchor", "name": inputs.anchor.name})
+    rows.append({"slug": "anchor", "name": inputs.anchor.name, "year": int(inputs.anchor.facts.release_year.value)})
     add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR))
     t = inputs.anchor.config.text_config
     r = t.intermediate_size / t.hidden_size
