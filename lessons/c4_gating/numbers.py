@@ -83,7 +83,8 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     reg.add("gate.total_params", total, integer(total), computed(WORDS("gate.total_params"), ANCHOR))
     reg.add("gate.share", total / all_params, percent(total / all_params, 2),
             computed(WORDS("gate.share"), ANCHOR))
-    reg.add("gate.in_ffn_layers", total / layer_ffn, fixed(total / layer_ffn, 2),
+    in_ffn = total / layer_ffn   # a whole number of layers is written as one (2, not 2.00)
+    reg.add("gate.in_ffn_layers", in_ffn, fixed(in_ffn, 0 if abs(in_ffn - round(in_ffn)) < 1e-9 else 2),
             computed(WORDS("gate.in_ffn_layers"), ANCHOR))
 
     shapes = f.ffn_shapes(d, t.intermediate_size)
@@ -433,6 +434,56 @@ def add_clamp_divergence(reg: Scope, results: Results) -> None:
     reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), rest_prov)
 
 
+def add_clamp_seeds(reg: Scope, inputs: Inputs) -> None:
+    """The seeds the clamp box and note argue from. Of the seeds in which the clamp, once started, acts in
+    nearly every step (clamp.steady), clamp.steady_close is the one whose two runs (clamped and baseline, the
+    same seed) stay closest in training loss, the most telling test of "clamping always costs quality", and
+    clamp.steady_far the other one(s); for each: how often the clamp acted and how many entries it changed,
+    the largest training-loss gap, and the final validation loss clamped minus baseline, here and on the other
+    CPU. clamp.sporadic.total: the entries changed in the seed(s) where it acted in few steps."""
+    results, other = inputs.results, inputs.cross_machine
+    if CLAMP_RUN not in results.runs or BASELINE not in results.runs or results.seeds(CLAMP_RUN) != results.seeds(BASELINE):
+        return
+    clamp, base = results.runs[CLAMP_RUN], results.runs[BASELINE]
+    if any(c.curves.step != b.curves.step for c, b in zip(clamp, base)):
+        return
+    steps = clamp[0].config.max_steps
+    rows = []
+    for c, b in zip(clamp, base):
+        acted = [s for s, g, u in zip(c.curves.step, c.curves.clamped_gate, c.curves.clamped_up) if g or u]
+        share = len(acted) / (steps - acted[0] + 1) if acted else 0.0
+        rows.append({"run": c, "seed": c.config.seed, "acting": len(acted), "steady": share >= CLAMP_STEADY,
+                     "total": sum(c.curves.clamped_gate) + sum(c.curves.clamped_up),
+                     "gap": max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)),
+                     "diff": c.metrics.final_val_loss - b.metrics.final_val_loss})
+    there_c, there_b = other.final_val_loss.get(CLAMP_RUN, {}), other.final_val_loss.get(BASELINE, {})
+    steady = sorted((r for r in rows if r["steady"]), key=lambda r: r["gap"])
+    words = {k: WORDS(f"clamp.seeds.{k}", clamp_run=CLAMP_RUN, baseline=BASELINE)
+             for k in ("seed", "acting", "total", "gap", "diff", "there")}
+    for role, group in (("steady_close", steady[:1]), ("steady_far", steady[1:])):
+        if not group:
+            continue
+        runs = [r["run"] for r in group]
+        k = f"clamp.{role}"
+        seeds = "/".join(str(r["seed"]) for r in group)
+        reg.add(f"{k}.seed", group[0]["seed"] if len(group) == 1 else seeds, seeds, provenance(runs, words["seed"]))
+        spread_keys(reg, f"{k}.acting_steps", [r["acting"] for r in group], integer, provenance(runs, words["acting"]))
+        spread_keys(reg, f"{k}.total", [r["total"] for r in group], integer, provenance(runs, words["total"]))
+        spread_keys(reg, f"{k}.train_loss_gap", [r["gap"] for r in group], lambda x: significant(x, 2),
+                    provenance(runs, words["gap"]))
+        spread_keys(reg, f"{k}.final_val_diff", [r["diff"] for r in group], lambda x: fixed(x, 3),
+                    provenance(runs, words["diff"]))
+        there = [there_c[str(r["seed"])] - there_b[str(r["seed"])]
+                 if there_c.get(str(r["seed"])) is not None and there_b.get(str(r["seed"])) is not None else "undefined"
+                 for r in group]
+        spread_keys(reg, f"other_cpu.{k}.final_val_diff", there, lambda x: fixed(x, 3),
+                    other_cpu_provenance(other, words["there"], runs))
+    sporadic = [r for r in rows if not r["steady"]]
+    if sporadic:
+        spread_keys(reg, "clamp.sporadic.total", [r["total"] for r in sporadic], integer,
+                    provenance([r["run"] for r in sporadic], words["total"]))
+
+
 def cleared_spread(gains: list[float], baseline: list[float]) -> tuple[float, int]:
     """The stricter yardstick for a paired gain: the baseline's own spread over seeds (its highest final loss
     minus its lowest), and how many seeds' paired differences, less the pair margin, lie farther from zero
@@ -474,3 +525,4 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE), ("clamp", CLAMP_RUN, BASELINE),
                                 ("baseline_lr1e-3", BASELINE_LOW_LR, BASELINE)])
     add_yardstick(reg, inputs)
+    add_clamp_seeds(reg, inputs)
