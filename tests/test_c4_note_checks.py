@@ -80,10 +80,40 @@ def shift_loss(delta: float, seeds=None):
     return edit
 
 
+def shift_train(delta: float, seeds=None):
+    """An edit that moves a run's logged training losses by delta (and its validation losses with them)."""
+    val = shift_loss(delta, seeds)
+
+    def edit(d, seed):
+        if seeds is not None and seed not in seeds:
+            return
+        d["curves"]["train_loss"] = [v + delta for v in d["curves"]["train_loss"]]
+        val(d, seed)
+    return edit
+
+
 # (lesson, note, edits, what the edit makes false)
 CASES = [
     ("c4_ffn", "gelu4-splits", {"c1_gelu_ratio2": scale(("end", "stream_rms"), 1.5)},
      "the 2d seeds' top-of-stream RMS no longer near the SwiGLU seeds' (still above every 8d seed's)"),
+    ("c4_gating", "gate-lowers-loss", {"c4g_attn_gate": shift_loss(-0.2)},
+     "the gated run's gain clears the yardstick in every seed, not only in some"),
+    ("c4_gating", "gate-at-lower-lr", {"c4g_attn_gate_lr1e-3": shift_loss(-0.12)},
+     "the gain at lr 1e-3 clears the baseline's spread (and exceeds the gain at 3e-3)"),
+    ("c4_gating", "clamp-without-visible-cost", {"c4g_swiglu_clamp7": shift_train(0.03, seeds={1337})},
+     "in the steady seed whose runs stay closest, the clamp costs 0.03 in training and validation loss "
+     "(within the baseline's spread, so the note's older check passed)"),
+    ("c4_gating", "clamp-without-visible-cost", {"c4g_swiglu_clamp7": shift_loss(0.09, seeds={1338})},
+     "in the other steady seed the final difference has the same sign on both CPUs"),
+    ("c4_normalization", "decay-on-gains", {"c4_rms_decay_gains": shift_loss(0.45, seeds={1337})},
+     "no seed of the plain-gain run ends far below the baseline (the older check, some seed above it, still passed)"),
+    ("c4_normalization", "decay-on-gains", {"c4_rms_decay_gains": scale(("end", "stream_rms"), 2.5, seeds={1337})},
+     "the seed that ends far lower does not end with a small stream"),
+    ("c4_normalization", "postln-stays-at-unigram", {"c8_postln_lr1e-3_warmup100": shift_loss(1.1)},
+     "Post-LN at lr 1e-3 with warmup stalls too, so no setting shows it learning"),
+    ("c4_normalization", "postln-lr1e-3",
+     {"c8_postln_lr1e-3_nowarmup": lambda d, seed: shift_loss({1337: 1.0, 1339: -1.0}.get(seed, 0.0))(d, seed)},
+     "one seed of three leaves the unigram loss here too, but not the seed that did on the other CPU"),
 ]
 
 

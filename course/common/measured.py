@@ -338,7 +338,8 @@ def add_drift(reg: Registry, results: Results, other) -> None:
     for lr, ds in sorted(moved.items()):
         k = "measure.drift.lr_" + f"{lr:.0e}".replace("e-0", "e-").replace("e+0", "e")   # lr_3e-3
         reg.add(f"{k}.results", len(ds), integer(len(ds)), prov)
-        reg.add(f"{k}.max", max(ds), significant(max(ds), 2), prov)
+        # a drift far below the margins is written as the lessons write small numbers (7.2e−7, not 0.00000072)
+        reg.add(f"{k}.max", max(ds), scientific2(max(ds)) if max(ds) < 1e-3 else significant(max(ds), 2), prov)
 
 
 @registry_helper
