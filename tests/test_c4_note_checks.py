@@ -92,6 +92,13 @@ def shift_train(delta: float, seeds=None):
     return edit
 
 
+def by_layer(when: str, factors: list[float]):
+    """An edit that multiplies the stream's RMS after the embeddings and after each block by its own factor."""
+    def edit(d, seed):
+        d[when]["stream_rms"] = [v * f for v, f in zip(d[when]["stream_rms"], factors)]
+    return edit
+
+
 # (lesson, note, edits, what the edit makes false)
 CASES = [
     ("c4_ffn", "gelu4-splits", {"c1_gelu_ratio2": scale(("end", "stream_rms"), 1.5)},
@@ -114,6 +121,12 @@ CASES = [
     ("c4_normalization", "postln-lr1e-3",
      {"c8_postln_lr1e-3_nowarmup": lambda d, seed: shift_loss({1337: 1.0, 1339: -1.0}.get(seed, 0.0))(d, seed)},
      "one seed of three leaves the unigram loss here too, but not the seed that did on the other CPU"),
+    ("c4_residual", "training-decides-the-stream", {"c4_baseline": by_layer("end", [1.0, 1.0, 1.5, 2.0, 3.0])},
+     "the blocks above the first, not block 1's write, make most of the baseline's growth in training"),
+    ("c4_residual", "scaling-at-every-depth-at-init", {"c8_init_preln_L12": by_layer("init", [1.0] * 12 + [1.5])},
+     "with the scaling, the top of the stream at init is larger at 12 layers than at 2"),
+    ("c4_residual", "scaling-at-every-depth-at-init", {"c8_init_preln_unscaled_L8": by_layer("init", [1.0] * 8 + [0.5])},
+     "without the scaling, the top at init does not grow from 4 to 8 layers"),
 ]
 
 

@@ -326,7 +326,8 @@ def add_drift(reg: Registry, results: Results, other) -> None:
                 reg.add(f"measure.drift.run.{run}.seed{seed}.there", there, fixed(there, 3), prov)
         diffs = [abs(h - t) for _, t, h in pairs if t is not None and h is not None]
         if diffs:
-            reg.add(f"measure.drift.run.{run}.max", max(diffs), significant(max(diffs), 2), prov)
+            m = max(diffs)
+            reg.add(f"measure.drift.run.{run}.max", m, scientific2(m) if m < 1e-3 else significant(m, 2), prov)
         if run not in other.recorded_differently and pairs:
             moved.setdefault(next(iter(here.values())).config.lr, []).extend(diffs)
     if not moved:
