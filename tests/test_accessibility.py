@@ -27,9 +27,8 @@ def describe(violations) -> str:
                         "nodes": [n["target"] for n in v["nodes"][:5]]} for v in violations], indent=1)
 
 
-# What a palette changes is color: in the second palette only axe's rules that read colors run again (the
-# structure, names and roles a page has do not depend on its palette).
-COLOR_RULES = ["color-contrast", "link-in-text-block"]
+# the reader's palette (prefers-color-scheme) → mkdocs-material's scheme on <body>
+PALETTE = {"light": "default", "dark": "slate"}
 
 
 def switch_palette(v, to: str) -> None:
@@ -40,19 +39,36 @@ def switch_palette(v, to: str) -> None:
     assert v.page.locator("body").get_attribute("data-md-color-scheme") == to
 
 
+def visits(site_dir) -> list[tuple[str, str]]:
+    """(page, palette): every page once, a page's two languages in the two palettes, which language goes with
+    which palette alternating from one page to the next, so that each language is read in each palette.
+    What a palette changes is colors, the same in both languages (one stylesheet); a page's text, names and
+    roles are its language's."""
+    pages = [p.lstrip("/") for p in site_pages(site_dir)]
+    english = [p for p in pages if p.startswith("en/")]
+    pairs = [(p, "en/" + p if "en/" + p in english else None) for p in pages if p not in english]
+    pairs += [(None, p) for p in english if p.removeprefix("en/") not in pages]
+    schemes = ["light", "dark"]
+    return [(page, schemes[(i + j) % 2]) for i, pair in enumerate(pairs) for j, page in enumerate(pair) if page is not None]
+
+
+def test_the_visits_read_every_page_and_each_language_in_each_palette(site_dir):
+    seen = visits(site_dir)
+    assert sorted(p for p, _ in seen) == sorted(p.lstrip("/") for p in site_pages(site_dir))
+    assert {(p.startswith("en/"), s) for p, s in seen} == {(e, s) for e in (False, True) for s in ("light", "dark")}
+
+
 def test_no_serious_accessibility_violations_in_either_palette(site_dir, open_page):
-    """Each page is opened in the light palette, checked with every rule, switched to the dark palette with the
-    reader's toggle (its charts redraw in the dark colors) and checked again with the color rules."""
+    """Each page opened once, in the palette `visits` gives it (the reader's system setting, which the site
+    follows), and checked with every rule."""
     assert AXE.exists(), "make test installs axe-core (npm ci)"
     failures = {}
-    for path in site_pages(site_dir):
-        v = open_page(path.lstrip("/"), scheme="light")
-        for scheme, rules in (("default", None), ("slate", COLOR_RULES)):
-            if rules:
-                switch_palette(v, scheme)
-            found = axe_violations(v.page, rules)
-            if found:
-                failures[f"{path} ({scheme})"] = describe(found)
+    for path, scheme in visits(site_dir):
+        v = open_page(path, scheme=scheme)
+        assert v.page.locator("body").get_attribute("data-md-color-scheme") == PALETTE[scheme]
+        found = axe_violations(v.page)
+        if found:
+            failures[f"{path} ({scheme})"] = describe(found)
         v.check_clean()
         v.page.context.close()
     assert failures == {}, "\n".join(f"{p}: {d}" for p, d in failures.items())

@@ -112,6 +112,40 @@ def test_units_name_no_language_and_hold_no_words_in_code():
     assert found == [], "\n".join(found)
 
 
+def script_language_findings(path, root=ROOT) -> list[str]:
+    """Where a script (the site's, a widget's) names a language instead of taking the page's from the page: a
+    language's code as a string ("zh"), a key ({zh: …}) or a property (labels.en), or Chinese words in code."""
+    codes = "|".join(map(re.escape, LANGS))
+    patterns = {"the language code": rf"""(["'])({codes})\1""", "a key named after a language": rf"(?<![\w.$])({codes})\s*:",
+                "a property named after a language": rf"\.({codes})\b", "Chinese words in code": CJK.pattern}
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), path.read_text(encoding="utf-8"), flags=re.S)
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        code = re.sub(r"(^|\s)//.*$", "", line)   # a comment may say which languages there are
+        out += [f"{path.relative_to(root)}:{n}: {what}: {code.strip()[:60]}"
+                for what, pattern in patterns.items() if re.search(pattern, code)]
+    return out
+
+
+def test_scripts_name_no_language():
+    """The site's and the widgets' scripts take the page's language from the page (<html lang>, data-lang) and
+    look labels up by it (docs/assets/js/common.js CW.lang, CW.t): none names a language, so a new one needs
+    no script edited, and a label missing in it is an error rather than another language's text."""
+    files = sorted((ROOT / "docs/assets/js").glob("*.js")) + [p for top in UNIT_CODE for p in sorted((ROOT / top).rglob("js/*.js"))]
+    assert len(files) > 10
+    found = [f for p in files for f in script_language_findings(p)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_script_language_test_finds_a_code_a_key_and_a_property(tmp_path):
+    sample = tmp_path / "sample.js"
+    sample.write_text('// a comment may name zh and en\n'
+                      'var HINT = { zh: "中文", en: "English" };\n'
+                      'var l = lang.indexOf("zh") === 0 ? labels.zh : labels.en;\n', encoding="utf-8")
+    found = script_language_findings(sample, tmp_path)
+    assert len(found) == 4, found   # line 2: a key, Chinese words; line 3: a code, a property (each kind once a line)
+
+
 def test_the_language_test_finds_a_bilingual_literal_and_a_branch(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text('"""A docstring may say 中文."""\n'

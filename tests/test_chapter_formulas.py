@@ -45,11 +45,12 @@ def test_ledger_total_equals_official(inputs, reg):
     assert reg["anchor.params.total"].value == inputs.anchor.facts.official_parameter_total.value
 
 
-def test_decoder_layer_parts_sum_to_the_ledger(reg):
+def test_decoder_layer_parts_sum_to_the_ledger(reg, inputs):
+    ledger = f.anchor_ledger(inputs.anchor.config.text_config, inputs.anchor.config.vision_config)
     assert reg["anchor.layer.norm_params"].value == reg["anchor.hidden_size"].value
     L_full, L_lin = reg["anchor.full_attention_layers"].value, reg["anchor.linear_attention_layers"].value
-    assert reg["anchor.layer.full_attention_params"].value * L_full == reg["anchor.params.full_attention"].value
-    assert reg["anchor.layer.gated_deltanet_params"].value * L_lin == reg["anchor.params.gated_deltanet"].value
+    assert reg["anchor.layer.full_attention_params"].value * L_full == ledger["full_attention"]
+    assert reg["anchor.layer.gated_deltanet_params"].value * L_lin == ledger["gated_deltanet"]
     assert reg["anchor.layer.ffn_params"].value * reg["anchor.num_layers"].value == reg["anchor.params.ffn"].value
 
 

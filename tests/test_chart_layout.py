@@ -3,17 +3,20 @@ both palettes (each pair of those in one visit): its title, axis titles, legend,
 clear of each other and inside the chart (course.core.figures.CHART_BOXES says what it checks: no text
 over text, no text cut by the chart's box, the modebar off the title, plot areas large enough to read,
 legend entries drawn differently, dotted traces visible on the background). With every chart drawn, the
-same visit checks that each one drew with the vendored plotly.js bundle, each trace type one the bundle has."""
+same visit checks that each one drew with the vendored plotly.js bundle, each trace type one the bundle has.
+At a phone's width every lesson page is visited, and what must fit a phone is checked there too
+(tests/test_charts.py: widgets, formulas)."""
 import re
 
 import pytest
 
-from conftest import LANGS, page_url, placed
+from conftest import LANGS, lesson_path, page_url, placed
 from course.core.figures import CHART_BOXES
 from course.paths import PLOTLY_JS, PLOTLY_URI
 from course.project import units as discover
+from test_charts import PHONE, phone_problems
 
-WIDTHS = [390, 1280]
+WIDTHS = [PHONE, 1280]
 DRAWN = """() => [...document.querySelectorAll('.plotly-figure, .cw-chart')].every(e => e.querySelector('.main-svg'))
               && [...document.querySelectorAll('[data-widget]')].every(w => w.dataset.ready)"""
 VENDORED_VERSION = re.search(r"plotly\.js \(cartesian - minified\) v([\d.]+)", PLOTLY_JS.read_text(encoding="utf-8")[:300]).group(1)
@@ -94,16 +97,21 @@ def test_every_chart_fits_its_box_and_draws_with_the_vendored_bundle(site_dir, o
     expected = pages_that_draw(units, lang)
     assert expected, "no page places a figure or a charting widget"
     assert set(expected) <= set(pages), f"pages that place a chart but load no plotly.js: {sorted(set(expected) - set(pages))}"
+    # at a phone's width every lesson is visited (one without a chart too) and checked for what fits a phone
+    lessons = {lesson_path(u, lang): u for u in units.lessons} if width == PHONE else {}
     problems = []
-    for path in pages:
+    for path in sorted(set(pages) | set(lessons)):
         v = open_page(path, scheme=scheme, width=width)
-        found = every_chart(v)
-        if not found:
-            problems.append(f"{path}: loads plotly.js and draws no chart")
-        for c in found:
-            assert c["areas"], f"{path} {c['name']}: no plot area"
-            problems += [f"{path} {c['name']}: {p}" for p in c["problems"]]
-        problems += [f"{path}: {p}" for p in bundle_problems(v)]
+        if path in pages:
+            found = every_chart(v)
+            if not found:
+                problems.append(f"{path}: loads plotly.js and draws no chart")
+            for c in found:
+                assert c["areas"], f"{path} {c['name']}: no plot area"
+                problems += [f"{path} {c['name']}: {p}" for p in c["problems"]]
+            problems += [f"{path}: {p}" for p in bundle_problems(v)]
+        if path in lessons:
+            problems += phone_problems(v, placed(lessons[path].pages[0], "widget", lang))
         sideways = v.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
         if sideways > 0:
             problems.append(f"{path}: the page scrolls {sideways} px sideways")

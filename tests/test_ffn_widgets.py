@@ -97,7 +97,7 @@ def test_twin_ring_classifier_a_line_cannot_and_units_can(reg):
     # the scan's answer is what the brute-force count of that line gives
     assert twins.correct(pts, twins.line_scores(pts, best["angle"], best["offset"])) == best["correct"]
     right = [twins.correct(pts, twins.relu_scores(pts, k, spec.threshold)) for k in range(spec.k_min, spec.k_max + 1)]
-    assert right[:5] == [reg[f"{NS}ring.relu.k{k}.correct"].value for k in range(1, 6)]
+    assert [right[k - 1] for k in (3, 4)] == [reg[f"{NS}ring.relu.k{k}.correct"].value for k in (3, 4)]
     first = twins.smallest_k_all_correct(pts)
     assert first == reg[NS + "ring.relu.first_all_correct"].value and right[first - 1] == n
     # from the guaranteed k on, every k gets every point right, and no center point ever fires a unit

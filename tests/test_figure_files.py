@@ -44,16 +44,17 @@ def figures_server(built_paths):
 
 
 def draws(units) -> list[tuple[str, str, str]]:
-    """(figure, language, palette): each figure in each language once, its two languages in the two palettes,
-    which palette goes with which language alternating from one figure to the next."""
-    schemes = ["light", "dark"]
-    return [(name, lang, schemes[(i + j) % 2]) for i, name in enumerate(figure_names(units))
-            for j, lang in enumerate(LANGS)]
+    """(figure, language, palette): each figure drawn once, the pairings of language and palette taken in turn
+    from one figure to the next (each file's own text, in both languages, is checked above without a browser;
+    what a browser adds is that the file draws, with the local bundle, in the reader's palette)."""
+    pairings = [(lang, scheme) for lang in LANGS for scheme in ("light", "dark")]
+    return [(name, *pairings[i % len(pairings)]) for i, name in enumerate(figure_names(units))]
 
 
 def test_standalone_figures_draw_in_the_readers_palette(browser, figures_server, units):
     seen = {(lang, scheme) for _, lang, scheme in draws(units)}
     assert seen == {(lang, scheme) for lang in LANGS for scheme in PALETTES}   # every pairing is drawn
+    assert sorted(name for name, _, _ in draws(units)) == sorted(figure_names(units))
     for name, lang, scheme in draws(units):
         ctx = browser.new_context(color_scheme=scheme)
         try:

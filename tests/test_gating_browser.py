@@ -9,6 +9,7 @@ import pytest
 
 from browser_helpers import close, contrast, labels_in_language, root, text, value
 from conftest import LANGS
+from course.core.formats import percent
 from lessons.c4_gating import formulas as f
 from lessons.c4_gating import twins
 
@@ -42,7 +43,7 @@ def test_browser_attention_sink(open_page, reg, lang, mode):
     toy = twins.sink_toy()
     start = twins.sink_row(toy, "nothing", toy.sink_logit.default)
     assert close(value(w, "weights"), start.weights) and close(value(w, "output"), start.output) and close(value(w, "first-token"), start.first_token)
-    assert text(w, "first-token") == reg[NS + "sink.nothing.first_token"].text[lang]
+    assert text(w, "first-token") == percent(start.first_token, 1)
     assert text(w, "weight-sum") == reg[NS + "sink.nothing.weight_sum"].text[lang]
     assert text(w, "output-norm") == reg[NS + "sink.nothing.output_norm"].text[lang]
 
@@ -128,7 +129,8 @@ def test_browser_qproj_split(open_page, reg, lang):
     assert value(w, "head-query") == list(f.head_slices(0, head_dim)["query"])
     assert value(w, "head-gate") == list(f.head_slices(0, head_dim)["gate"])
     assert value(w, "gate-width") == reg[NS + "qproj.gate"].value
-    assert close(value(w, "gate-share"), reg[NS + "qproj.gate_share"].value)
+    split = f.q_proj_split(heads, head_dim, True)
+    assert close(value(w, "gate-share"), split["gate"] / split["out"])
     assert text(w, "gate-params") == reg[NS + "gate.per_layer_params"].text[lang]
     slider = w.locator('[data-control="head"]')
     slider.fill(str(heads))

@@ -189,6 +189,8 @@ def test_attention_fields_name_the_keys_they_came_from(inputs):
 
 
 def kv_at(config, key):
+    """The value at a dotted key path of a raw config, walked here rather than by the importer's `at`, so that
+    the check of the importer's key paths does not rest on the importer's own lookup."""
     v = config
     for part in key.split("."):
         if not isinstance(v, dict) or part not in v:

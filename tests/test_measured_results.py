@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from course.common.measured import Results, compare, load_results
+from course.common.measured import QUOTED, Results, compare, load_results, seed_values
 from course.common.numbers import add_numbers as add_chapter
 from course.common.schema import load_inputs
 from course.core.claims import ClaimError
@@ -46,22 +46,33 @@ def test_every_run_has_every_seed(results):
     assert "cpu" in results.benches
 
 
-def test_every_run_has_its_spread_in_the_registry(results):
+def test_what_the_pages_quote_of_a_run_is_its_spread_over_seeds(results):
+    """Each statistic QUOTED names of a run's metric is taken over every seed (the mean, the extremes, the
+    range), and the registry holds nothing else of a run."""
     reg = Registry(languages=LANGUAGES)
     add_chapter(reg, load_inputs())
-    for name, runs in results.runs.items():
-        k = f"run.{name}.final_val_loss"
-        if any(r.metrics.diverged for r in runs):
-            continue
-        values = [r.metrics.final_val_loss for r in runs]
-        assert reg[k].value == pytest.approx(sum(values) / len(values))
-        assert reg[f"{k}.min"].value == min(values) and reg[f"{k}.max"].value == max(values)
-        assert reg[k].provenance.kind == "measured" and "seeds" in reg[k].provenance.run["en"]
+    expected_keys = set()
+    for name, quoted in QUOTED.items():
+        runs = results.runs[name]
+        expected_keys |= {f"run.{name}.{fact}" for fact in quoted.facts}
+        for metric, stats in quoted.metrics.items():
+            values = seed_values(runs, metric)
+            k = f"run.{name}.{metric}"
+            keys = {stat: k if stat == "mean" else f"{k}.{stat}" for stat in stats}
+            expected_keys |= set(keys.values())
+            assert reg[keys[stats[0]]].provenance.kind == "measured" and "seeds" in reg[keys[stats[0]]].provenance.run["en"]
+            if not all(isinstance(v, (int, float)) for v in values):
+                continue
+            spread = {"mean": pytest.approx(sum(values) / len(values)), "min": min(values), "max": max(values),
+                      "range": [min(values), max(values)]}
+            for stat, key in keys.items():
+                assert reg[key].value == spread[stat], key
+    assert {k for k in reg.numbers if k.startswith("run.")} == expected_keys
 
 
 def test_a_paired_comparison_is_seed_by_seed(results):
     reg = Registry(languages=LANGUAGES)
-    compare(reg, "x", results, "c4_layernorm", "c4_baseline", "final_val_loss")
+    compare(reg, "x", results, "c4_layernorm", "c4_baseline", "final_val_loss", "mean", "min", "max")
     diffs = [a.metrics.final_val_loss - b.metrics.final_val_loss
              for a, b in zip(results.runs["c4_layernorm"], results.runs["c4_baseline"])]
     assert reg["x.diff"].value == pytest.approx(sum(diffs) / len(diffs))
@@ -148,7 +159,7 @@ def test_a_mixed_set_of_results_names_every_device_with_its_seeds(results, tmp_p
     assert (n.provenance.date, n.provenance.commit) == ("2099-01-01", "f" * 40)
     device = reg.numbers["measure.device"].text
     assert "Other CPU" in device["zh"] and "Other CPU" in device["en"] and "（每次运行" in device["zh"]
-    assert reg.numbers["measure.commit"].value == "f" * 40
+    assert reg.numbers["measure.device"].provenance.commit == "f" * 40
 
 
 def test_the_cross_machine_drift_is_the_largest_move_of_a_final_loss_by_learning_rate(results):
@@ -156,20 +167,24 @@ def test_the_cross_machine_drift_is_the_largest_move_of_a_final_loss_by_learning
     from course.common.schema import CrossMachine
     base = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_baseline"]}
     low = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_baseline_lr1e-3"]}
+    quoted = "c8_postln_lr1e-3_nowarmup"   # a run whose drift a note quotes (QUOTED): its max and seed 1338 there
+    assert QUOTED[quoted].drift == ("max", "seed1338")
     other = CrossMachine(cpu="Other CPU", source_commit="abc", trained_at=["abc"], torch="x", final_val_loss={
         "c4_baseline": {s: v + (0.05 if s == "1338" else -0.01) for s, v in base.items()},
         "c4_baseline_lr1e-3": {s: v + 1e-4 for s, v in low.items()}, "no_such_run": {"1337": 1.0},
-        "c4_layernorm": {"1337": 99.0}}, recorded_differently={"c4_layernorm": ["trace_steps"]})
+        quoted: {"1338": 99.0}}, recorded_differently={quoted: ["trace_steps"]})
     reg = Registry(languages=LANGUAGES)
     add_drift(reg, results, other)
     assert reg["measure.drift.results"].value == 6
     assert reg["measure.drift.lr_3e-3.max"].value == pytest.approx(0.05)
     assert reg["measure.drift.lr_1e-3.max"].value == pytest.approx(1e-4)
-    assert reg["measure.drift.max"].value == pytest.approx(0.05) and reg["measure.drift.cpu"].text["en"] == "Other CPU"
+    assert reg["measure.drift.cpu"].text["en"] == "Other CPU"
     # a run that records differently has its own keys and stays out of the totals
-    assert reg["measure.drift.run.c4_layernorm.seed1337.there"].value == 99.0
-    assert reg["measure.drift.run.c4_layernorm.max"].value > 90
-    assert reg["measure.drift.run.c4_baseline.max"].value == pytest.approx(0.05)
+    assert reg[f"measure.drift.run.{quoted}.seed1338.there"].value == 99.0
+    assert reg[f"measure.drift.run.{quoted}.max"].value > 90
+    # a run whose drift nobody quotes has no keys of its own
+    assert QUOTED["c4_baseline_lr1e-3"].drift == ()
+    assert not [k for k in reg.numbers if k.startswith("measure.drift.run.c4_baseline_lr1e-3.")]
 
 
 def test_the_cross_machine_script_pairs_only_the_same_run_on_another_cpu(tmp_path):

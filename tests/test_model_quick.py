@@ -3,7 +3,7 @@ It must yield the result schema of a real run and the same bytes on a rerun (the
 parallel refresh must train every job it is given and report each."""
 import json
 
-from course.common.measured import add_run
+from course.common.measured import Quoted, add_run
 from course.core.registry import Registry
 from course.project import LANGUAGES
 from models.measure import bench_hash, experiments, provenance, run_hash, run_key, run_one, train_jobs
@@ -78,6 +78,7 @@ def test_a_run_that_goes_non_finite_is_recorded_as_diverged(tmp_path, trains):
                        "provenance": provenance(ROOT, "cpu", cfg.seed), **r},
                       allow_nan=False)  # JSON without NaN: non-finite values are recorded as null
     reg = Registry(languages=LANGUAGES)
-    add_run(reg, "blows_up", [RunResult.model_validate_json(text)])
+    add_run(reg, "blows_up", [RunResult.model_validate_json(text)],
+            Quoted(facts=("diverged_seeds",), metrics={"final_val_loss": ("mean",)}))
     assert reg["run.blows_up.diverged_seeds"].value == 1
     assert reg["run.blows_up.final_val_loss"].value == "undefined"

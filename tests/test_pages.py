@@ -165,7 +165,7 @@ def test_search_index_holds_chinese_words_and_english_words(site_dir):
 def test_numbers_appendix_lists_the_numbers_the_site_uses_with_their_defining_line(site_dir, registry, built):
     html = (site_dir / "en/appendix/numbers/index.html").read_text(encoding="utf-8")
     listed = set(re.findall(r'<tr id="num-([^"]+)"', html))
-    assert listed and listed < set(registry.numbers)  # only the used ones: most of what is computed is unused
+    assert listed and listed <= set(registry.numbers)   # only the used ones (test_every_computed_number_is_read)
     on_pages = set()
     for page in (site_dir / "en").rglob("index.html"):
         on_pages |= set(re.findall(r'data-key="([^"]+)"', page.read_text(encoding="utf-8")))
@@ -175,6 +175,29 @@ def test_numbers_appendix_lists_the_numbers_the_site_uses_with_their_defining_li
         path, _, line = where.rpartition(":")
         assert (built / path).is_file() and int(line) > 0, (key, where)
         assert f"<code>{where}</code>" in html
+
+
+# Numbers computed although nothing reads them, each with the reason it must be computed anyway. Empty: a
+# number earns its place by being read.
+UNREAD_BUT_COMPUTED: dict[str, str] = {}
+
+
+def test_every_computed_number_is_read(site_dir, registry):
+    """A number that no page, reading note (its sentence or its check), widget, table or notebook reads is not
+    computed. What reads a key is what the build recorded (course/core/site.py, Site.survey) and the numbers
+    appendix lists: every key a page or a notebook's Markdown looked up while its shortcodes, tables and
+    widget configs were expanded, every key a note's sentence names or its check evaluates, every key a
+    notebook's kernel looked up when it last ran. (scripts/unread_keys.py records the same reads from a whole
+    build by instrumenting the registry, and groups what it finds unread by the code that defines it.)"""
+    listed = set()
+    for page in site_dir.rglob("appendix/numbers/index.html"):   # every language's appendix
+        listed |= set(re.findall(r'<tr id="num-([^"]+)"', page.read_text(encoding="utf-8")))
+    unread = sorted(set(registry.numbers) - listed - set(UNREAD_BUT_COMPUTED))
+    assert listed and not unread, (
+        f"{len(unread)} computed number(s) that nothing reads: stop computing them (a local value, if another "
+        "number needs it), or name the reason in UNREAD_BUT_COMPUTED:\n"
+        + "\n".join(f"    {k}  (defined at {registry[k].defined_at})" for k in unread[:200]))
+    assert not set(UNREAD_BUT_COMPUTED) - set(registry.numbers), "an allowed key that is no longer computed"
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The site as a new reader meets it, in Chromium, in both languages, at 390 and 1280 px: search that finds
 Chinese and stays in the page's language, the 404 page a static host serves (under a sub-path too), the
-footer, the evolution table, the numbers appendix, the keyboard's way through a lesson, formulas on a
-phone, and the residual simulator's read-out at its extremes."""
+footer, the evolution table, the numbers appendix, the keyboard's way through a lesson and the
+residual simulator's read-out at its extremes (formulas on a phone: tests/test_charts.py)."""
 import json
 import re
 from pathlib import Path
@@ -259,23 +259,7 @@ def test_a_content_tab_with_focus_is_outlined(open_page):
     v.check_clean()
 
 
-# ---------------------------------------------------------------- formulas on a phone
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_formulas_fit_a_phone_and_the_contents_render_math(open_page, units, lang):
-    for unit in units.lessons:
-        v = open_page(("en/" if lang == "en" else "") + unit.pages[0] + "/", width=390)
-        got = v.page.evaluate("""() => ({
-            raw: [...document.querySelectorAll('.md-nav__link')].filter(a => a.textContent.includes('\\\\(')).map(a => a.textContent.trim()),
-            cut: [...document.querySelectorAll('div.arithmatex')].filter(d => {
-                const r = d.getBoundingClientRect();
-                return r.right > innerWidth + 1 || r.left < -1 || (d.scrollWidth > d.clientWidth + 1 && d.tabIndex !== 0);
-            }).length,
-            sideways: document.documentElement.scrollWidth > innerWidth})""")
-        assert got == {"raw": [], "cut": 0, "sideways": False}, (unit.id, got)
-        v.check_clean()
-        v.page.close()
-
+# (formulas on a phone: tests/test_charts.py, in the visit of every lesson at a phone's width)
 
 # ---------------------------------------------------------------- the residual simulator at its extremes
 

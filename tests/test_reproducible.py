@@ -23,7 +23,7 @@ TIMINGS = [(re.compile(r"(?<=\d[)）]) +\d+\.\d+ ?[(（]\d+\.\d+[)）]$", re.M),
            (re.compile(r"(?<=\d×)([^\n\d×]*)\d+\.\d+×"), r"\1⟨ratio here⟩"),
            (re.compile("(这\u200b*台\u200b*机\u200b*器\u200b*：|This machine: )[^；;\n]*(?=[；;])"), r"\1⟨machine here⟩")]
 BUILD_DATE = (re.compile(r"<lastmod>\d{4}-\d{2}-\d{2}</lastmod>"), "<lastmod>⟨build date⟩</lastmod>")
-DATED = {"sitemap.xml", "sitemap.xml.gz"}   # the gzip's header holds the date too: its content is compared
+DATED = {"sitemap.xml", "sitemap.xml.gz"}   # in any folder (each language has one); the gzip's header holds the date too: its content is compared
 SEARCH_INDEX = "search/search_index.json"
 
 
@@ -44,7 +44,7 @@ def notebook_pages(root) -> list[str]:
 
 def comparable(rel: str, data: bytes, pages: list[str]) -> str | bytes:
     """A site file as the comparison sees it: its bytes, or its text with what may differ masked."""
-    if rel in DATED:
+    if rel.rsplit("/", 1)[-1] in DATED:
         return mask((gzip.decompress(data) if rel.endswith(".gz") else data).decode("utf-8"), [BUILD_DATE])
     if rel in {f"{p}index.html" for p in pages}:
         return mask(data.decode("utf-8"), TIMINGS)

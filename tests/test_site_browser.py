@@ -3,7 +3,7 @@ The pages: the home page, the first chapter's overview (whichever chapter the un
 numbers appendix."""
 import pytest
 
-from conftest import page_url, placed
+from conftest import LANGS, lesson_path, page_url, placed
 from course.project import units as discover
 
 CHAPTER = discover().chapters[0].pages[0]   # "c4/index" while C4 is the first chapter
@@ -84,3 +84,30 @@ def test_site_works_under_a_sub_path(browser, subpath_server, path):
         v.check_clean()
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_scripts_speak_the_page_s_language_and_say_when_a_text_is_missing(open_page, lang):
+    """The scripts take the page's language from the page (<html lang>, a widget's or figure's data-lang) and
+    look every label up in it: no script names a language. A label or figure without the page's language is a
+    console error and shows as ⟨LANG?⟩ on the page, never as another language's text."""
+    from course.core.words import core_words
+    v = open_page(lesson_path(discover().lessons[0], lang))   # widgets, figures and numbers
+    v.settle()
+    assert v.page.evaluate("CW.lang()") == lang
+    assert v.page.evaluate("[...document.querySelectorAll('[data-widget], .plotly-figure')].length") > 0
+    assert v.page.evaluate("[...document.querySelectorAll('[data-lang]')].every(e => CW.lang(e) === CW.lang())")
+    labels = {code: f"label in {code}" for code in LANGS}
+    assert v.page.evaluate("labels => CW.t(labels)", labels) == labels[lang]
+    # the hint for moving among a paragraph's numbers: written by the build in the page's language
+    assert v.page.locator("#reg-num-hint").text_content() == core_words().lang(lang)("reg_num.hint")
+    v.check_clean()
+
+    assert v.page.evaluate("labels => { document.documentElement.lang = 'qq'; return CW.t(labels); }", labels) == "⟨qq?⟩"
+    figure = next(f.name for _, f in discover().figures())
+    v.page.evaluate("""name => { const el = document.createElement('div');
+        el.className = 'plotly-figure'; el.dataset.figure = name; el.dataset.lang = 'qq'; el.id = 'qq-figure';
+        document.querySelector('article').appendChild(el); document$.next(document); }""", figure)
+    v.page.wait_for_function("() => document.getElementById('qq-figure').textContent === '⟨qq?⟩'")
+    errors = [e for e in v.console_errors if "no text in the page's language (qq)" in e]
+    assert any("label" in e for e in errors) and any(f"figure {figure}" in e for e in errors), v.console_errors

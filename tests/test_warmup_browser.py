@@ -40,8 +40,7 @@ def test_browser_warmup_explorer_is_its_twin(open_page, reg, lang):
     labels_in_language(w, lang)
     draws = tw.explorer_draws(tw.EXPLORER, reg[NS + "steps"].value)
     same(w, twin(reg, tw.EXPLORER.default_warmup, draws=draws))
-    for name, key in (("step1", "explorer.step1"), ("travel", "explorer.travel"),
-                      ("travel-nowarmup", "explorer.travel_nowarmup"), ("travel-ratio", "explorer.travel_ratio")):
+    for name, key in (("step1", "explorer.step1"), ("travel-ratio", "explorer.travel_ratio")):
         assert text(w, name) == reg[NS + key].text[lang], name          # what the prose quotes
 
     w.locator('[data-control="warmup"]').fill("0")                    # no warmup: a whole lr on step 1

@@ -1,17 +1,19 @@
 """Measured numbers: the small model's committed results (data/results/, written by models/measure.py),
 read into the registry with their seed spread.
 
-Every run of models/experiments.json is repeated over the same seeds. For each run and metric the
-registry holds the mean over seeds (`run.NAME.METRIC`) and its range (`.min`, `.max`, `.range`); a
-lesson compares two runs seed by seed with `compare()`, which adds the mean, smallest and largest of the
-paired differences. A reading note may then say "A is lower than B" only when the largest difference
-is below 0: every seed agrees. Every number carries Measured provenance: runs, seeds, device, date,
-commit. The benchmark's numbers belong to the lesson that uses them.
+Every run of models/experiments.json is repeated over the same seeds. For a run's metric the registry can
+hold the mean over seeds (`run.NAME.METRIC`) and its range (`.min`, `.max`, `.range`); a lesson compares
+two runs seed by seed with `compare()`, which can add the mean, smallest and largest of the paired
+differences. A reading note may then say "A is lower than B" only when the largest difference is below 0:
+every seed agrees. Only the statistics a page, note, widget or notebook quotes are computed: each call
+names them, and QUOTED names what is quoted of each run (tests/test_pages.py names a number nobody reads).
+Every number carries Measured provenance: runs, seeds, device, date, commit. The benchmark's numbers
+belong to the lesson that uses them.
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -159,14 +161,21 @@ def newest(runs: list[RunResult]) -> RunResult:
 MARGIN_LOSS, MARGIN_OTHER = 0.005, 0.02
 
 
+MARGINS = ("loss", "loss_pair", "other")
+
+
 @registry_helper
-def add_margins(scope: Scope) -> None:
-    """margin.loss, margin.loss_pair and margin.other in a lesson's namespace, for its notes and pages."""
+def add_margins(scope: Scope, *quoted: str) -> None:
+    """Those of margin.loss, margin.loss_pair and margin.other (`quoted`: "loss", "loss_pair", "other") that a
+    lesson's notes and pages quote, in its namespace."""
+    if not quoted or set(quoted) - set(MARGINS):
+        raise ValueError(f"name the margins to add, among {MARGINS} (got {quoted})")
     def where(key):
         return Computed(formula=WORDS(key), sources=["course/common/measured.py (MARGIN_LOSS, MARGIN_OTHER)"])
-    scope.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3), where("margin.loss"))
-    scope.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2), where("margin.loss_pair"))
-    scope.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0), where("margin.other"))
+    shown = {"loss": (MARGIN_LOSS, fixed(MARGIN_LOSS, 3)), "loss_pair": (2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2)),
+             "other": (MARGIN_OTHER, percent(MARGIN_OTHER, 0))}
+    for name in quoted:
+        scope.add(f"margin.{name}", *shown[name], where(f"margin.{name}"))
 
 
 def provenance(runs: list[RunResult], what: Words) -> Measured:
@@ -187,81 +196,167 @@ def range_text(lo: str, hi: str) -> str | dict[str, str]:
     return f"{lo}–{hi}"
 
 
-def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[float], str], prov: Measured) -> None:
-    """key = the mean over seeds; key.min, key.max, key.range (min–max), key.seeds (how many). A seed whose
-    value is undefined (a diverged run's final loss, a run that never left the unigram baseline) makes the
-    mean undefined: key then holds the text of what happened, and comparisons with it fail."""
+STATISTICS = ("mean", "min", "max", "range")
+
+
+def spread_keys(reg: Registry | Scope, key: str, values: list, text: Callable[[float], str], prov: Measured,
+                *stats: str) -> None:
+    """The statistics over seeds named in `stats`, as the pages quote them: "mean" as key, "min", "max" and
+    "range" (min–max) as key.min, key.max, key.range. A seed whose value is undefined (a diverged run's final
+    loss, a run that never left the unigram baseline) makes every statistic undefined: each then holds the
+    text of what happened, and comparisons with it fail."""
+    if not stats or set(stats) - set(STATISTICS):
+        raise ValueError(f"{key}: name the statistics to add, among {STATISTICS} (got {stats})")
+    suffix = {"mean": "", "min": ".min", "max": ".max", "range": ".range"}
     defined = [v for v in values if isinstance(v, (int, float))]
     if len(defined) == len(values):
         lo, hi, mean = min(values), max(values), _mean(values)
-        reg.add(key, mean, text(mean), prov)
-        reg.add(f"{key}.min", lo, text(lo), prov)
-        reg.add(f"{key}.max", hi, text(hi), prov)
-        reg.add(f"{key}.range", [lo, hi], range_text(text(lo), text(hi)), prov)
+        shown = {"mean": (mean, text(mean)), "min": (lo, text(lo)), "max": (hi, text(hi)),
+                 "range": ([lo, hi], range_text(text(lo), text(hi)))}
+        for stat in stats:
+            reg.add(key + suffix[stat], *shown[stat], prov)
     else:
-        shown = {v if isinstance(v, str) else "undefined" for v in values if not isinstance(v, (int, float))}
-        word = shown.pop() if len(shown) == 1 else "undefined"
-        # what happened, in words ("never", "undefined"), or as the results wrote it
-        label = WORDS(f"value.{word}") if WORDS.has(f"value.{word}") else {lang: word for lang in WORDS.languages}
+        kinds = {v if isinstance(v, str) else "undefined" for v in values if not isinstance(v, (int, float))}
+        word = kinds.pop() if len(kinds) == 1 else "undefined"
+        # what happened, in words, or as the results wrote it
+        said = {"never": "value.never", "undefined": "value.undefined"}
+        label = WORDS(said[word]) if word in said else {lang: word for lang in WORDS.languages}
         n_bad = len(values) - len(defined)
         label = {lang: f"{t} ({n_bad}/{len(values)})" if n_bad < len(values) else t for lang, t in label.items()}
-        for suffix in ("", ".min", ".max", ".range"):
-            reg.add(key + suffix, word, label, prov)
+        for stat in stats:
+            reg.add(key + suffix[stat], word, label, prov)
+
+
+# The facts of a run (the same in every seed, or a count over them), as run.NAME.FACT
+FACTS: dict[str, Callable[[list[RunResult]], int]] = {
+    "seeds": len,
+    "diverged_seeds": lambda runs: sum(r.metrics.diverged for r in runs),
+    "parameters": lambda runs: runs[0].parameters,
+    "ffn_hidden": lambda runs: runs[0].ffn_hidden,
+    "steps": lambda runs: runs[0].config.max_steps,
+}
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """What the pages, reading notes, widgets and notebooks quote of one run (nothing else of it is computed)."""
+    config: tuple[str, ...] = ()    # config.RUN.FIELD: its settings (TrainConfig's fields, and ffn_hidden)
+    facts: tuple[str, ...] = ()     # run.RUN.FACT (FACTS)
+    metrics: dict[str, tuple[str, ...]] = field(default_factory=dict)   # run.RUN.METRIC: the statistics over seeds
+    drift: tuple[str, ...] = ()     # measure.drift.run.RUN.max, .seedS.there: its final loss on the other CPU
+
+
+# What of each run is quoted. A page or note that quotes another of a run's numbers adds it here (an unknown
+# key fails the build by name).
+ALL = STATISTICS
+QUOTED: dict[str, Quoted] = {
+    "c1_gelu_ratio2": Quoted(config=("ffn_hidden",), facts=("parameters",),
+                             metrics={"end_stream_rms_top": ("min", "max", "range"), "final_val_loss": ("mean", "range")}),
+    "c1_gelu_ratio4": Quoted(config=("ffn_hidden",), facts=("parameters",),
+                             metrics={"end_stream_rms_top": ("min", "range"), "final_val_loss": ("mean", "range"),
+                                      "init_stream_rms_top": ("min", "range"), "max_ffn_act": ("min", "range")}),
+    "c1_gelu_ratio4_lr1e-3": Quoted(config=("lr",),
+                                    metrics={"end_stream_rms_top": ("max", "range"),
+                                             "final_val_loss": ("min", "max", "range"), "max_ffn_act": ("max", "range")}),
+    "c1_gelu_ratio8": Quoted(config=("ffn_hidden",), facts=("parameters", "steps"),
+                             metrics={"end_stream_rms_top": ("min", "max", "range"), "final_val_loss": ("mean", "range")}),
+    "c2_no_proj_scaling": Quoted(metrics={"final_val_loss": ("mean", "range"), "init_stream_growth": ("min", "range"),
+                                          "init_stream_rms_top": ("mean",)}, drift=("max",)),
+    "c2_no_residual": Quoted(metrics={"below_unigram": ("min", "max"), "final_val_loss": ("range",),
+                                      "init_stream_rms_first": ("max", "range"), "min_val_loss": ("range",)},
+                             drift=("max",)),
+    "c4_baseline": Quoted(config=("ffn_hidden", "lr"), facts=("parameters", "steps"),
+                          metrics={"below_unigram": ("min", "range"), "end_first_token_attention": ("mean", "min"),
+                                   "end_stream_growth": ("min", "max", "range"), "end_stream_rms_first": ("min", "range"),
+                                   "end_stream_rms_top": ALL, "final_val_loss": ALL,
+                                   "init_first_token_attention": ("mean",), "init_grad_ratio": ("min", "range"),
+                                   "init_stream_growth": ("min", "max"), "init_stream_rms_first": ("mean", "min", "max"),
+                                   "init_stream_rms_top": ("mean", "max", "range"), "max_ffn_act": ALL},
+                          drift=("max",)),
+    "c4_baseline_lr1e-3": Quoted(config=("lr", "warmup_steps"),
+                                 metrics={"final_val_loss": ALL, "max_ffn_act": ("max", "range")}),
+    "c4_layernorm": Quoted(config=("lr",)),
+    "c4_layernorm_lr1e-3": Quoted(config=("lr",)),
+    "c4_postln": Quoted(config=("lr", "warmup_steps"), facts=("diverged_seeds",),
+                        metrics={"end_stream_rms_max": ("max",), "init_grad_ratio": ("min", "max", "range")}),
+    "c4_postln_nowarmup_lr1e-2": Quoted(config=("lr",)),
+    "c4_preln_nowarmup_lr1e-2": Quoted(config=("lr",), facts=("diverged_seeds",),
+                                       metrics={"below_unigram": ("min",), "end_stream_rms_top": ("min", "range"),
+                                                "final_val_loss": ("range",)}),
+    "c4g_attn_gate": Quoted(config=("lr",),
+                            metrics={"end_first_token_attention": ("mean", "min", "range"),
+                                     "final_val_loss": ("mean", "range"), "max_ffn_act": ("mean", "max", "range")},
+                            drift=("max",)),
+    "c4g_attn_gate_lr1e-3": Quoted(config=("lr",), metrics={"final_val_loss": ("mean", "range"), "max_ffn_act": ("max",)}),
+    "c4g_swiglu_clamp7": Quoted(config=("swiglu_limit", "warmup_steps"),
+                                metrics={"max_ffn_act": ("mean", "max", "range")}, drift=("max",)),
+    "c8_postln_L12_lr1e-3_nowarmup": Quoted(config=("n_layer",)),
+    "c8_postln_L12_lr1e-3_warmup100": Quoted(config=("n_layer", "warmup_steps")),
+    "c8_postln_lr1e-3_nowarmup": Quoted(config=("lr",), metrics={"final_val_loss": ("range",)},
+                                        drift=("max", "seed1338")),
+    "c8_postln_lr1e-3_warmup100": Quoted(config=("lr", "warmup_steps"), facts=("diverged_seeds",),
+                                         metrics={"below_unigram": ("min",), "final_val_loss": ("max", "range"),
+                                                  "left_unigram_step": ("range",)},
+                                         drift=("max",)),
+    "c8_postln_lr1e-3_warmup200": Quoted(config=("warmup_steps",)),
+    "c8_postln_lr1e-3_warmup25": Quoted(config=("warmup_steps",)),
+    "c8_preln_L12_lr1e-3_nowarmup": Quoted(config=("n_layer",)),
+    "c8_preln_L12_lr1e-3_warmup100": Quoted(config=("n_layer", "warmup_steps")),
+    "c8_preln_lr1e-3_nowarmup": Quoted(config=("lr",)),
+}
 
 
 @registry_helper
-def add_run(reg: Registry, name: str, runs: list[RunResult]) -> None:
+def add_run(reg: Registry, name: str, runs: list[RunResult], quoted: Quoted) -> None:
     prov = provenance(runs, name)
     k = f"run.{name}"
-    reg.add(f"{k}.seeds", len(runs), integer(len(runs)), prov)
-    diverged = sum(r.metrics.diverged for r in runs)
-    reg.add(f"{k}.diverged_seeds", diverged, integer(diverged), prov)
-    reg.add(f"{k}.parameters", runs[0].parameters, integer(runs[0].parameters), prov)
-    reg.add(f"{k}.ffn_hidden", runs[0].ffn_hidden, integer(runs[0].ffn_hidden), prov)
-    reg.add(f"{k}.steps", runs[0].config.max_steps, integer(runs[0].config.max_steps), prov)
-    for metric, (_, text) in METRICS.items():
-        spread_keys(reg, f"{k}.{metric}", seed_values(runs, metric), text, prov)
+    for fact in quoted.facts:
+        n = FACTS[fact](runs)
+        reg.add(f"{k}.{fact}", n, integer(n), prov)
+    for metric, stats in quoted.metrics.items():
+        spread_keys(reg, f"{k}.{metric}", seed_values(runs, metric), METRICS[metric][1], prov, *stats)
 
 
 @registry_helper
-def compare(scope: Registry | Scope, key: str, results: Results, a: str, b: str, metric: str,
+def compare(scope: Registry | Scope, key: str, results: Results, a: str, b: str, metric: str, *stats: str,
             text: Optional[Callable[[float], str]] = None) -> None:
     """Run a minus run b, seed by seed (the same seed: the same init draws and data order where the two
-    models allow): key.diff is the mean of the paired differences, key.diff.min and key.diff.max the
-    extremes, key.diff.range both. "a is lower in every seed" is key.diff.max < 0."""
+    models allow), the statistics `stats` of the paired differences (spread_keys): key.diff is their mean,
+    key.diff.min and key.diff.max the extremes, key.diff.range both. "a is lower in every seed" is
+    key.diff.max < 0."""
     ra, rb = results.runs[a], results.runs[b]
     if [r.config.seed for r in ra] != [r.config.seed for r in rb]:
         raise ValueError(f"{a} and {b} do not have the same seeds")
     va, vb = seed_values(ra, metric), seed_values(rb, metric)
     diffs = [x - y if isinstance(x, (int, float)) and isinstance(y, (int, float)) else "undefined"
              for x, y in zip(va, vb)]
-    spread_keys(scope, f"{key}.diff", diffs, text or METRICS[metric][1], provenance(ra, f"{a} − {b}"))
+    spread_keys(scope, f"{key}.diff", diffs, text or METRICS[metric][1], provenance(ra, f"{a} − {b}"), *stats)
 
 
 def add_config(reg: Registry, experiments) -> None:
-    """Each run's settings where it differs from the base, so a page can say what a run changes."""
-    base = experiments.base.model_dump()
-    for run, overrides in experiments.runs.items():
+    """The settings of each run that the pages quote (QUOTED), so a page can say what a run changes."""
+    for run, quoted in QUOTED.items():
+        if run not in experiments.runs:
+            continue
         cfg: TrainConfig = experiments.config(run)
         src = Computed(formula=WORDS("config.formula", run=run), sources=[EXPERIMENTS])
-        for field in ("lr", "warmup_steps", "n_layer", "norm_placement", "norm_type", "ffn_type", "ffn_ratio",
-                      "swiglu_limit", "residual", "scale_proj_init", "attn_output_gate", "decay_gains"):
-            v = getattr(cfg, field)
-            if field != "lr" and field != "warmup_steps" and v == base[field]:
+        for name in quoted.config:
+            if name == "ffn_hidden":
+                hidden = cfg.gpt_config(vocab_size=1).ffn_hidden
+                reg.add(f"config.{run}.ffn_hidden", hidden, integer(hidden),
+                        Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉ (models/config.py)",
+                                 sources=[EXPERIMENTS]))
                 continue
+            v = getattr(cfg, name)
             if isinstance(v, bool):
                 shown = WORDS("config.on" if v else "config.off")
-            elif field == "lr":
+            elif name == "lr":
                 shown = scientific(v)
             elif isinstance(v, (int, float)):
                 shown = significant(v, 3) if isinstance(v, float) and v != int(v) else integer(int(v))
             else:
                 shown = str(v)
-            reg.add(f"config.{run}.{field}", v if v is not None else "none", shown, src)
-        hidden = cfg.gpt_config(vocab_size=1).ffn_hidden
-        reg.add(f"config.{run}.ffn_hidden", hidden, integer(hidden),
-                Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉ (models/config.py)",
-                         sources=[EXPERIMENTS]))
+            reg.add(f"config.{run}.{name}", v if v is not None else "none", shown, src)
 
 
 def add_measured(reg: Registry, results: Results, experiments) -> None:
@@ -279,7 +374,6 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
                       else "measure.commits", commits=len(commits))
         prov = Measured(run=WORDS("measure.run", results=len(every), about=about),
                         device=trained_on(every), date=p.date, commit=p.commit)
-        reg.add("measure.date", p.date, p.date, prov)
         device = trained_on(every)
         threads = {r.provenance.threads for r in every}
         n = max(threads)
@@ -287,9 +381,6 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
                       else "measure.device.threads", device=device, n=n)
         devices = dict.fromkeys(r.provenance.device_name for r in every)
         reg.add("measure.device", " / ".join(devices), shown, prov)
-        reg.add("measure.commit", p.commit, p.commit, prov)
-        reg.add("measure.torch", p.torch, p.torch, prov)
-        reg.add("measure.threads", p.threads, integer(p.threads), prov)
         seeds = experiments.seeds
         reg.add("measure.seeds", seeds, WORDS.join("list", map(str, seeds)), prov)
         reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
@@ -299,65 +390,65 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         cprov = Measured(run=f"{BASELINE} (models/corpus.py)", device=p.device_name, date=p.date, commit=p.commit)
         reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)
         reg.add("corpus.train_chars", c.train_chars, integer(c.train_chars), cprov)
-        reg.add("corpus.val_chars", c.val_chars, integer(c.val_chars), cprov)
         reg.add("corpus.unigram_loss", c.unigram_floor, fixed(c.unigram_floor, 3), cprov)
         tokens = runs[0].config.batch_size * runs[0].config.block_size
         reg.add("project.tokens_per_step", tokens, integer(tokens),
                 Computed(formula="batch_size × block_size", sources=[f"{EXPERIMENTS} (base)"]))
-    for name, runs in results.runs.items():
-        add_run(reg, name, runs)
+    for name, quoted in QUOTED.items():
+        if name in results.runs:
+            add_run(reg, name, results.runs[name], quoted)
 
 
 def add_drift(reg: Registry, results: Results, other) -> None:
     """measure.drift.*: how far the final loss of a run moved when the same run (code, config, seed, torch) was
     trained on another CPU (data/cross-machine.json): over the runs whose config is unchanged, in all and by
-    learning rate; and for every paired run, measure.drift.run.RUN.max and each seed's loss there
-    (measure.drift.run.RUN.seedS.there), also for a run that since records more (a trace) but computes the same."""
+    learning rate; and for a run whose drift is quoted (QUOTED), measure.drift.run.RUN.max and a seed's loss
+    there (measure.drift.run.RUN.seedS.there), also for a run that since records more (a trace) but computes
+    the same."""
     moved: dict[float, list[float]] = {}
     this = trained_on([r for rs in results.runs.values() for r in rs])
     prov = Measured(run=WORDS("drift.run", cpu=other.cpu, commit=other.source_commit),
                     device=WORDS("devices.pair", here=this, there=other.cpu),
                     date=max(r.provenance.date for rs in results.runs.values() for r in rs), commit=other.source_commit)
     for run, seeds in other.final_val_loss.items():
-        here = {str(r.config.seed): r for r in results.runs.get(run, [])}
-        pairs = [(seed, loss, here[seed].metrics.final_val_loss) for seed, loss in seeds.items() if seed in here]
-        for seed, there, _ in pairs:
-            if there is not None:
-                reg.add(f"measure.drift.run.{run}.seed{seed}.there", there, fixed(there, 3), prov)
-        diffs = [abs(h - t) for _, t, h in pairs if t is not None and h is not None]
-        if diffs:
+        here = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs.get(run, [])}
+        diffs = [abs(here[s] - t) for s, t in seeds.items() if s in here and t is not None and here[s] is not None]
+        quoted = QUOTED[run].drift if run in QUOTED else ()
+        if "max" in quoted and diffs:
             m = max(diffs)
             reg.add(f"measure.drift.run.{run}.max", m, scientific2(m) if m < 1e-3 else significant(m, 2), prov)
-        if run not in other.recorded_differently and pairs:
-            moved.setdefault(next(iter(here.values())).config.lr, []).extend(diffs)
+        for seed in [w.removeprefix("seed") for w in quoted if w.startswith("seed")]:
+            if seeds.get(seed) is not None and seed in here:
+                reg.add(f"measure.drift.run.{run}.seed{seed}.there", seeds[seed], fixed(seeds[seed], 3), prov)
+        if run not in other.recorded_differently and any(s in here for s in seeds):
+            moved.setdefault(results.runs[run][0].config.lr, []).extend(diffs)
     if not moved:
         return
     everything = [d for ds in moved.values() for d in ds]
     reg.add("measure.drift.cpu", other.cpu, other.cpu, prov)
     reg.add("measure.drift.results", len(everything), integer(len(everything)), prov)
-    reg.add("measure.drift.max", max(everything), fixed(max(everything), 3), prov)
     for lr, ds in sorted(moved.items()):
         k = "measure.drift.lr_" + f"{lr:.0e}".replace("e-0", "e-").replace("e+0", "e")   # lr_3e-3
-        reg.add(f"{k}.results", len(ds), integer(len(ds)), prov)
         # a drift far below the margins is written as the lessons write small numbers (7.2e−7, not 0.00000072)
         reg.add(f"{k}.max", max(ds), scientific2(max(ds)) if max(ds) < 1e-3 else significant(max(ds), 2), prov)
 
 
 @registry_helper
-def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[str, str]]) -> None:
-    """A lesson's loss differences (`pairs`: key → (run a, run b), a − b) on the other CPU (data/cross-machine.json):
-    for each pair, the difference there in the seed where it is smallest here (drift.PAIR.thin_there), the
-    smallest there (drift.PAIR.there_min), and how far any of these differences moved between the two machines
-    (drift.pair_max); also the drift at lr 1e-3 in the form small numbers take here."""
+def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[str, str, tuple[str, ...]]]) -> None:
+    """A lesson's loss differences (`pairs`: key → (run a, run b, what of the pair is quoted), a − b) on the other
+    CPU (data/cross-machine.json): for a pair, the difference there in the seed where it is smallest here
+    ("thin_there": drift.PAIR.thin_there) and the smallest there ("there_min": drift.PAIR.there_min); over
+    every pair, how far any of these differences moved between the two machines (drift.pair_max); also the
+    drift at lr 1e-3 in the form small numbers take here."""
     there = other.final_val_loss
-    runs = [r for a, b in pairs.values() for n in (a, b) for r in results.runs.get(n, [])]
+    runs = [r for a, b, _ in pairs.values() for n in (a, b) for r in results.runs.get(n, [])]
     if not runs:
         return
     prov = Measured(run=WORDS("pair_drift.run", cpu=other.cpu, commit=other.source_commit),
                     device=WORDS("devices.pair", here=trained_on(runs), there=other.cpu),
                     date=max(r.provenance.date for r in runs), commit=other.source_commit)
     moved = []
-    for key, (a, b) in pairs.items():
+    for key, (a, b, quoted) in pairs.items():
         if a not in results.runs or b not in results.runs or a not in there or b not in there:
             continue
         ha = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[a]}
@@ -367,17 +458,12 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
             continue
         here_d = {s: ha[s] - hb[s] for s in seeds}
         there_d = {s: there[a][s] - there[b][s] for s in seeds}
-        thin = min(seeds, key=here_d.get)
-        reg.add(f"drift.{key}.thin_there", there_d[thin], fixed(there_d[thin], 3), prov)
-        lowest = min(there_d.values())
-        reg.add(f"drift.{key}.there_min", lowest, fixed(lowest, 3), prov)
+        if "thin_there" in quoted:
+            thin = min(seeds, key=here_d.get)
+            reg.add(f"drift.{key}.thin_there", there_d[thin], fixed(there_d[thin], 3), prov)
+        if "there_min" in quoted:
+            lowest = min(there_d.values())
+            reg.add(f"drift.{key}.there_min", lowest, fixed(lowest, 3), prov)
         moved += [abs(here_d[s] - there_d[s]) for s in seeds]
     if moved:
         reg.add("drift.pair_max", max(moved), fixed(max(moved), 3), prov)
-    drift = [abs(r.metrics.final_val_loss - there[n][str(r.config.seed)]) for n in there
-             for r in results.runs.get(n, []) if r.config.lr == 1e-3 and n not in other.recorded_differently
-             and there[n].get(str(r.config.seed)) is not None]
-    if drift:
-        reg.add("drift.lr_1e-3.max", max(drift), scientific2(max(drift)),
-                Measured(run=WORDS("drift.lr_1e-3.run"), device=WORDS("devices.pair", here=trained_on(runs), there=other.cpu),
-                         date=max(r.provenance.date for r in runs), commit=other.source_commit))

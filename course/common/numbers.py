@@ -82,8 +82,8 @@ def add_anchor(reg: Registry, inputs: Inputs) -> None:
 
     ledger = f.anchor_ledger(t, v)
     total = sum(ledger.values())
-    for part, n in ledger.items():
-        reg.add(f"anchor.params.{part}", n, integer(n),
+    for part in ("ffn", "norms"):   # the parts the pages name (the ledger figure draws every part)
+        reg.add(f"anchor.params.{part}", ledger[part], integer(ledger[part]),
                 computed(f"anchor_ledger()['{part}']", ANCHOR, FORMULAS))
     reg.add("anchor.params.total", total, integer(total), computed(WORDS("anchor.params.total"), ANCHOR, FORMULAS))
     official = int(a.facts.official_parameter_total.value)
@@ -107,13 +107,9 @@ def add_frontier(reg: Registry, inputs: Inputs) -> None:
         src = frontier_source(name, m.provenance.grade)
         reg.add(f"{key}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))
         reg.add(f"{key}.ffn_width", m.ffn_width, integer(m.ffn_width), computed("ffn_width", src))
-        r = m.ffn_width / m.hidden_size
-        reg.add(f"{key}.ffn_ratio", r, fixed(r, 2 if r != int(r) else 0) + "d", computed("ffn_width / hidden_size", src))
-    ds = fm.by_name("DeepSeek-LLM-67B")
-    eq = f.swiglu_equal_params_width(ds.hidden_size)
-    reg.add("deepseek_llm_67b.equal_params_width", eq, fixed(eq, 0), computed("8d/3", FRONTIER, FORMULAS))
-    reg.add("deepseek_llm_67b.vs_equal_params", ds.ffn_width / eq, fixed(ds.ffn_width / eq, 3) + "×",
-            computed("ffn_width / (8d/3)", FRONTIER, FORMULAS))
+        if key != "deepseek_llm_67b":   # the pages give DeepSeek-LLM-67B's width against the rule, not as d_ff/d
+            r = m.ffn_width / m.hidden_size
+            reg.add(f"{key}.ffn_ratio", r, fixed(r, 2 if r != int(r) else 0) + "d", computed("ffn_width / hidden_size", src))
     for key, name in (("gpt_oss", "gpt-oss-120b"), ("deepseek_v4", "DeepSeek-V4-Flash")):
         m = fm.by_name(name)
         reg.add(f"{key}.swiglu_limit", m.swiglu_limit, fixed(m.swiglu_limit, 0),

@@ -224,9 +224,10 @@ class Session:
 
     def page_output(self, output: str, url: str) -> tuple[str, list[str], list[str]]:
         """A page's final HTML, marked when it shows a stale notebook (only while serving: a build executes
-        every stale notebook), and the styles and scripts it needs."""
+        every stale notebook) and with the hint for moving among its numbers, and the styles and scripts it needs."""
         if url in self.stale_notebooks:
             output = self.site.mark_stale(output, url, self.stale_notebooks[url])
+        output = self.site.number_keys_hint(output, url)
         styles, scripts = self.site.page_assets(output)
         return output, styles, scripts
 

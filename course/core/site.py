@@ -371,6 +371,16 @@ class Site:
             return SHORTCODE.sub(lambda m: html.unescape(re.sub(r"<[^>]+>", "", expand(m.group(0), ctx))), markdown)
         return nbformat.writes(learner_copy(nbformat.read(source, as_version=4), plain))
 
+    def number_keys_hint(self, html_out: str, url: str) -> str:
+        """On a page with registry numbers, the sentence that tells assistive technology how to move among a
+        paragraph's numbers, hidden, in the page's language (docs/assets/js/numbers-keys.js points each
+        number at it)."""
+        if 'class="reg-num"' not in html_out:
+            return html_out
+        hint = html.escape(core_words().lang(self.languages.of_url(url))("reg_num.hint"))
+        return re.sub(r"(<article[^>]*>)", lambda m: m.group(1) + f'<span id="reg-num-hint" hidden>{hint}</span>',
+                      html_out, count=1)
+
     def mark_stale(self, html_out: str, url: str, why: list[str]) -> str:
         """A notice at the top of a notebook page whose executed copy is out of date (while serving)."""
         say = core_words().lang(self.languages.of_url(url))

@@ -98,7 +98,6 @@ def add_equal_params(reg: Scope, inputs: Inputs) -> None:
             computed("multiple_of · ⌈int(2 · 4d / 3) / multiple_of⌉ (meta_ffn_width)", src, FORMULAS))
     reg.add("llama2.multiples", w // m, integer(w // m), computed("width_by_rule / multiple_of", src, FORMULAS))
     reg.add("llama2.ffn_width", llama.ffn_width, integer(llama.ffn_width), computed("ffn_width", src))
-    reg.add("llama2.ffn_ratio", w / d, fixed(w / d, 2) + "d", computed("width_by_rule / hidden_size", src, FORMULAS))
     reg.add("llama2.params_per_layer", f.ffn_params(d, w, "swiglu"), integer(f.ffn_params(d, w, "swiglu")),
             computed(WORDS("llama2.params_per_layer"), src, FORMULAS))
     four = f.two_matrix_ffn_params(d, 4 * d)
@@ -118,9 +117,6 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     reg.add("anchor.matrix_params", d * w, integer(d * w), computed("hidden_size · intermediate_size", src))
     ledger = anchor_ledger(t, v)
     layers = ledger["ffn"] + ledger["full_attention"] + ledger["gated_deltanet"] + 2 * t.num_hidden_layers * d
-    reg.add("anchor.decoder_layers_params", layers, integer(layers),
-            computed(WORDS("anchor.decoder_layers_params"), ANCHOR,
-                     "course/common/formulas.py"))
     reg.add("anchor.decoder_share", ledger["ffn"] / layers, percent(ledger["ffn"] / layers, 1),
             computed(WORDS("anchor.decoder_share"), ANCHOR, "course/common/formulas.py"))
     # what the share counts: the 64 decoder layers' FFNs over every weight of the checkpoint (the embeddings,
@@ -133,8 +129,6 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
         reg.add(f"anchor.{key}", n / total, percent(n / total, 1),
                 computed(WORDS("anchor.share_of_all", what=WORDS(f"anchor.{key}")),
                          ANCHOR, "course/common/formulas.py", NUMBERS))
-    reg.add("anchor.mtp_layers", t.mtp_num_hidden_layers, integer(t.mtp_num_hidden_layers),
-            computed("mtp_num_hidden_layers", anchor_source("mtp_num_hidden_layers")))
     parts = anchor_layer_parts(t)
     in_layer = parts["ffn"] / (parts["ffn"] + parts["full_attention"] + 2 * d)
     reg.add("anchor.full_attention_layer_share", in_layer, percent(in_layer, 1),
@@ -175,12 +169,12 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
         reg.add(f"{k}.ffn_width", m.ffn_width, integer(m.ffn_width), computed("ffn_width", src))
         reg.add(f"{k}.ratio", r, fixed(r, 2), computed("ffn_width / hidden_size", src))
         reg.add(f"{k}.num_layers", m.num_layers, integer(m.num_layers), computed("num_layers", src))
-        n = dense_layers(m)
-        reg.add(f"{k}.dense_layers", n, integer(n),
-                computed(WORDS("models.dense_layers"), src, NUMBERS))
+        if m.num_experts is not None:   # the table gives an MoE model's dense layers (a dense model's are all)
+            n = dense_layers(m)
+            reg.add(f"{k}.dense_layers", n, integer(n),
+                    computed(WORDS("models.dense_layers"), src, NUMBERS))
         if m.moe_ffn_width:
             e = m.moe_ffn_width / m.hidden_size
-            reg.add(f"{k}.expert_width", m.moe_ffn_width, integer(m.moe_ffn_width), computed("moe_ffn_width", src))
             reg.add(f"{k}.expert_ratio", e, fixed(e, 2), computed("moe_ffn_width / hidden_size", src))
         if ffn_kind(m) == "swiglu":
             gated.append(r)
@@ -231,8 +225,7 @@ def add_moe(reg: Scope, inputs: Inputs) -> None:
                            m.num_experts, m.experts_per_token, m.shared_experts)
     for field, value in (("num_layers", m.num_layers), ("dense_layers", m.dense_ffn_layers),
                          ("routed", m.num_experts), ("per_token", m.experts_per_token),
-                         ("shared", m.shared_experts), ("expert_width", m.moe_ffn_width),
-                         ("hidden_size", m.hidden_size)):
+                         ("shared", m.shared_experts), ("expert_width", m.moe_ffn_width)):
         reg.add(f"{k}.{field}", value, integer(value), computed(field, src))
     reg.add(f"{k}.total", moe["total"], billions(moe["total"]),
             computed(WORDS("moe.total"), src, FORMULAS))
@@ -283,10 +276,7 @@ def add_ring(reg: Scope) -> None:
     spec = twins.RING
     where = f"{TWINS} (seed {spec.seed})"
     pts = twins.ring_points(spec)
-    for field in ("per_class", "k_default", "k_max", "seed"):
-        v = getattr(spec, field)
-        reg.add(f"ring.{field}", v, integer(v), computed(f"RingSpec.{field}", where))
-    for field in ("center_radius", "ring_inner", "ring_outer", "threshold"):
+    for field in ("center_radius", "ring_inner", "threshold"):
         v = getattr(spec, field)
         reg.add(f"ring.{field}", v, fixed(v, 1), computed(f"RingSpec.{field}", where))
     n = len(pts)
@@ -296,15 +286,14 @@ def add_ring(reg: Scope) -> None:
             computed(WORDS("ring.best_line.correct"), where))
     reg.add("ring.best_line.accuracy", best["correct"] / n, percent(best["correct"] / n, 1),
             computed(WORDS("ring.best_line.accuracy"), where))
-    for k in range(spec.k_min, 6):
-        c = twins.correct(pts, twins.relu_scores(pts, k, spec.threshold))
-        reg.add(f"ring.relu.k{k}.correct", c, integer(c), computed(WORDS("ring.relu.correct", k=k), where))
     first = twins.smallest_k_all_correct(pts, spec)
     reg.add("ring.relu.first_all_correct", first, integer(first),
             computed(WORDS("ring.relu.first_all_correct"), where))
     g = twins.guaranteed_k(spec)
     reg.add("ring.relu.guaranteed_k", g, integer(g), computed("⌊π / arccos(t / ring_inner)⌋ + 1", where))
-    for k in (3, 4):
+    for k in (3, 4):   # the two unit counts the page walks through: how many points each gets right, and its corner
+        c = twins.correct(pts, twins.relu_scores(pts, k, spec.threshold))
+        reg.add(f"ring.relu.k{k}.correct", c, integer(c), computed(WORDS("ring.relu.correct", k=k), where))
         r = twins.corner_radius(k, spec.threshold)
         reg.add(f"ring.relu.k{k}.corner", r, fixed(r, 2), computed("t / cos(π/k)", where))
 
@@ -313,12 +302,12 @@ def add_ring(reg: Scope) -> None:
 
 SWEEP = ("c1_gelu_ratio2", "c1_gelu_ratio4", "c1_gelu_ratio8")   # two-matrix GELU FFN, width 2d, 4d, 8d
 EQUAL_PAIR = ("c1_gelu_ratio4", BASELINE)                         # GELU 4d against SwiGLU 8d/3
-COMPARISONS = [  # (key, run a, run b): a minus b, seed by seed; above 0 when b ends lower
-    ("ratio2_minus_ratio4", "c1_gelu_ratio2", "c1_gelu_ratio4"),
-    ("ratio4_minus_ratio8", "c1_gelu_ratio4", "c1_gelu_ratio8"),
-    ("swiglu_minus_gelu4", BASELINE, "c1_gelu_ratio4"),
-    ("gelu4_minus_swiglu_lr1e-3", "c1_gelu_ratio4_lr1e-3", "c4_baseline_lr1e-3"),   # the same pair at lr 1e-3
-    ("swiglu_3e-3_minus_lr1e-3", BASELINE, "c4_baseline_lr1e-3"),
+COMPARISONS = [  # (key, run a, run b, statistics quoted): a minus b, seed by seed; above 0 when b ends lower
+    ("ratio2_minus_ratio4", "c1_gelu_ratio2", "c1_gelu_ratio4", ("min", "range")),
+    ("ratio4_minus_ratio8", "c1_gelu_ratio4", "c1_gelu_ratio8", ("min", "max", "range")),
+    ("swiglu_minus_gelu4", BASELINE, "c1_gelu_ratio4", ("min", "range")),
+    ("gelu4_minus_swiglu_lr1e-3", "c1_gelu_ratio4_lr1e-3", "c4_baseline_lr1e-3", ("mean", "min", "max")),   # the same pair at lr 1e-3
+    ("swiglu_3e-3_minus_lr1e-3", BASELINE, "c4_baseline_lr1e-3", ("min",)),
 ]
 
 
@@ -374,69 +363,76 @@ def add_split(reg: Scope, results: Results) -> None:
     prov = provenance(results.runs[GELU4], WORDS("gelu4.groups", gelu4=GELU4))
     val_at = lambda r: r.val.loss[r.val.step.index(SPLIT_STEP)]   # noqa: E731
     loss3 = lambda x: fixed(x, 3)                                    # noqa: E731
-    for group, rs in (("low", low), ("high", [high])):
-        spread_keys(reg, f"gelu4.{group}.final_val_loss", [r.metrics.final_val_loss for r in rs], loss3, prov)
-        spread_keys(reg, f"gelu4.{group}.val_at_split", [val_at(r) for r in rs], loss3, prov)
+    # the low group is quoted as a range over its seeds, the high group's one seed as its value
+    for group, rs, stats, top_stats in (("low", low, ("min", "max", "range"), ("min", "max", "range")),
+                                        ("high", [high], ("mean",), ("mean",))):
+        spread_keys(reg, f"gelu4.{group}.final_val_loss", [r.metrics.final_val_loss for r in rs], loss3, prov, *stats)
+        spread_keys(reg, f"gelu4.{group}.val_at_split", [val_at(r) for r in rs], loss3, prov, *stats)
         spread_keys(reg, f"gelu4.{group}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
-                    lambda x: significant(x, 3), prov)
+                    lambda x: significant(x, 3), prov, *top_stats)
     # what each group gains from each widening step and by how much it beats SwiGLU, seed by seed
     by_seed = {n: {r.config.seed: r.metrics.final_val_loss for r in results.runs[n]}
                for n in (*SWEEP, BASELINE) if n in results.runs}
     if len(by_seed) == len(SWEEP) + 1:
         for group, rs in (("low", low), ("high", [high])):
             seeds = [r.config.seed for r in rs]
-            for key, a, b in (("first_gain", "c1_gelu_ratio2", GELU4), ("second_gain", GELU4, "c1_gelu_ratio8"),
-                              ("swiglu_gap", BASELINE, GELU4)):
+            for key, a, b, low_stats in (("first_gain", "c1_gelu_ratio2", GELU4, ("min", "range")),
+                                         ("second_gain", GELU4, "c1_gelu_ratio8", ("max", "range")),
+                                         ("swiglu_gap", BASELINE, GELU4, ("min",))):
                 spread_keys(reg, f"gelu4.{group}.{key}", [by_seed[a][s] - by_seed[b][s] for s in seeds], loss3,
                             provenance(results.runs[a], WORDS("gelu4.group_seeds", what=f"{a} − {b}",
-                                                              group=WORDS(f"gelu4.group.{group}"))))
+                                                              group=WORDS(f"gelu4.group.{group}"))),
+                            *(low_stats if group == "low" else ("mean",)))
     # GELU 4d at lr 1e-3 against GELU 4d at the default lr, for the seeds of each group: the low group
     # ends higher at 1e-3 (lr1e-3_rise, 1e-3 minus default), the high seed lower (lr1e-3_drop, default minus 1e-3)
     if GELU4_LOW_LR in results.runs and results.seeds(GELU4_LOW_LR) == results.seeds(GELU4):
         at_low_lr = {r.config.seed: r.metrics.final_val_loss for r in results.runs[GELU4_LOW_LR]}
-        for group, rs, key, sign, what in (("low", low, "lr1e-3_rise", 1, f"{GELU4_LOW_LR} − {GELU4}"),
-                                           ("high", [high], "lr1e-3_drop", -1, f"{GELU4} − {GELU4_LOW_LR}")):
+        for group, rs, key, sign, what, stats in (
+                ("low", low, "lr1e-3_rise", 1, f"{GELU4_LOW_LR} − {GELU4}", ("min", "range")),
+                ("high", [high], "lr1e-3_drop", -1, f"{GELU4} − {GELU4_LOW_LR}", ("mean",))):
             spread_keys(reg, f"gelu4.{group}.{key}",
                         [sign * (at_low_lr[r.config.seed] - r.metrics.final_val_loss) for r in rs], loss3,
                         provenance(results.runs[GELU4_LOW_LR],
-                                   WORDS("gelu4.group_seeds", what=what, group=WORDS(f"gelu4.group.{group}"))))
+                                   WORDS("gelu4.group_seeds", what=what, group=WORDS(f"gelu4.group.{group}"))), *stats)
     base = results.runs[BASELINE]
     spread_keys(reg, "baseline.val_at_split", [val_at(r) for r in base], loss3,
-                provenance(base, WORDS("baseline.val_at_split", baseline=BASELINE, split_step=SPLIT_STEP)))
-    for run in ("c1_gelu_ratio2", "c1_gelu_ratio8"):   # the sweep's end points at the same step
+                provenance(base, WORDS("baseline.val_at_split", baseline=BASELINE, split_step=SPLIT_STEP)), "min", "range")
+    for run, stats in (("c1_gelu_ratio2", ("min", "range")), ("c1_gelu_ratio8", ("max", "range"))):   # the sweep's end points at the same step
         if run in results.runs:
             rs = results.runs[run]
             spread_keys(reg, f"runs.{run}.val_at_split", [val_at(r) for r in rs], loss3,
-                        provenance(rs, WORDS("runs.val_at_split", run=run, split_step=SPLIT_STEP)))
+                        provenance(rs, WORDS("runs.val_at_split", run=run, split_step=SPLIT_STEP)), *stats)
     if "c1_gelu_ratio2" in results.runs:   # how far the narrow end sits above GELU 4d's highest seed at the split step
         gap = min(val_at(r) for r in results.runs["c1_gelu_ratio2"]) - max(val_at(r) for r in results.runs[GELU4])
         reg.add("runs.narrow_gap_at_split", gap, fixed(gap, 3),
                 provenance(results.runs["c1_gelu_ratio2"], WORDS("runs.narrow_gap_at_split", gelu4=GELU4, split_step=SPLIT_STEP)))
     reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP), computed(WORDS("split_step"), NUMBERS))
-    # at init: the largest hidden activation of each FFN (over its layers), and SwiGLU's over GELU's per seed
-    for key, run in (("swiglu", BASELINE), ("gelu4", GELU4)):
-        spread_keys(reg, f"runs.{key}.init_act_max", [seed_max(r.init.ffn_act_max) for r in results.runs[run]],
-                    lambda x: significant(x, 2), provenance(results.runs[run], WORDS("runs.init_act_max", run=run)))
+    # at init: the largest hidden activation of each FFN (over its layers), SwiGLU's over GELU's per seed
     if results.seeds(BASELINE) == results.seeds(GELU4):
         a, b = results.runs[BASELINE], results.runs[GELU4]
         spread_keys(reg, "compare.swiglu_over_gelu4.init_act_max",
                     [seed_max(x.init.ffn_act_max) / seed_max(y.init.ffn_act_max) for x, y in zip(a, b)],
-                    lambda x: fixed(x, 2), provenance(a, WORDS("compare.swiglu_over_gelu4.init_act_max", baseline=BASELINE, gelu4=GELU4)))
+                    lambda x: fixed(x, 2), provenance(a, WORDS("compare.swiglu_over_gelu4.init_act_max", baseline=BASELINE, gelu4=GELU4)),
+                    "max", "range")
         spread_keys(reg, "compare.swiglu_over_gelu4.max_act",
                     [x.metrics.max_ffn_act / y.metrics.max_ffn_act for x, y in zip(a, b)],
-                    lambda x: fixed(x, 1), provenance(a, WORDS("compare.swiglu_over_gelu4.max_act", baseline=BASELINE, gelu4=GELU4)))
+                    lambda x: fixed(x, 1), provenance(a, WORDS("compare.swiglu_over_gelu4.max_act", baseline=BASELINE, gelu4=GELU4)),
+                    "min", "range")
     if all(n in results.runs for n in (GELU4_LOW_LR, BASELINE_LOW_LR)) \
             and results.seeds(GELU4_LOW_LR) == results.seeds(BASELINE_LOW_LR):
         a, b = results.runs[BASELINE_LOW_LR], results.runs[GELU4_LOW_LR]
         spread_keys(reg, "compare.swiglu_over_gelu4_lr1e-3.max_act",
                     [x.metrics.max_ffn_act / y.metrics.max_ffn_act for x, y in zip(a, b)],
                     lambda x: fixed(x, 1),
-                    provenance(a, WORDS("compare.swiglu_over_gelu4_lr1e-3.max_act", baseline_low_lr=BASELINE_LOW_LR, gelu4_low_lr=GELU4_LOW_LR)))
+                    provenance(a, WORDS("compare.swiglu_over_gelu4_lr1e-3.max_act", baseline_low_lr=BASELINE_LOW_LR, gelu4_low_lr=GELU4_LOW_LR)),
+                    "min", "max", "range")
 
 
 # the loss differences the reading notes rest on at lr 3e-3, a minus b seed by seed (the note's own compare keys)
-CROSS_PAIRS = {"ratio2_minus_ratio4": ("c1_gelu_ratio2", GELU4), "ratio4_minus_ratio8": (GELU4, "c1_gelu_ratio8"),
-               "swiglu_minus_gelu4": (BASELINE, GELU4)}
+# (and what of each the notes quote there: course/common/measured.py add_pair_drift)
+CROSS_PAIRS = {"ratio2_minus_ratio4": ("c1_gelu_ratio2", GELU4, ("thin_there",)),
+               "ratio4_minus_ratio8": (GELU4, "c1_gelu_ratio8", ("there_min",)),
+               "swiglu_minus_gelu4": (BASELINE, GELU4, ("thin_there",))}
 
 
 def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
@@ -444,12 +440,12 @@ def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
 
 
 def add_measured(reg: Scope, results: Results) -> None:
-    add_margins(reg)
+    add_margins(reg, "loss_pair", "other")
     add_split(reg, results)
-    for key, a, b in COMPARISONS:
+    for key, a, b, stats in COMPARISONS:
         # seed by seed needs the same seeds: while runs are still arriving, a pair may not have them yet
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
-            compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss")
+            compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss", *stats)
     # how far below the unigram loss every run of this page ends: the closest seed of all six runs
     page_runs = [r for n in (*SWEEP, BASELINE, GELU4_LOW_LR, BASELINE_LOW_LR) for r in results.runs.get(n, [])]
     if page_runs and all(r.metrics.final_val_loss is not None for r in page_runs):

@@ -63,8 +63,6 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     for part, what in (("query", "num_attention_heads × head_dim"), ("gate", "num_attention_heads × head_dim"),
                        ("per_head", "2 × head_dim")):
         reg.add(f"qproj.{part}", split[part], integer(split[part]), computed(f"q_proj_split()['{part}']: {what}", src))
-    share = split["gate"] / split["out"]
-    reg.add("qproj.gate_share", share, percent(share, 0), computed(WORDS("qproj.gate_share"), src))
 
     per_layer = f.output_gate_params(d, t.num_attention_heads, t.head_dim)
     layers = f.anchor_output_gate_layers(t)
@@ -99,7 +97,6 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     reg.add("gdn.value_heads", t.linear_num_value_heads, integer(t.linear_num_value_heads),
             computed("linear_num_value_heads", zsrc))
     reg.add("gdn.gate_width", z, integer(z), computed("linear_num_value_heads × linear_value_head_dim (in_z)", zsrc))
-    reg.add("gdn.gate_params", d * z, integer(d * z), computed(WORDS("gdn.gate_params"), zsrc))
 
 
 def yes_no(v: bool) -> dict[str, str]:
@@ -185,9 +182,6 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     inferred = sum(gate_evidence(m) == "inferred" for m in stated)
     reg.add("output_gate.inferred", inferred, integer(inferred),
             computed(WORDS("output_gate.inferred"), FRONTIER))
-    sinks = sum(m.name in SINK_LOGIT for m in stated)
-    reg.add("sink_logit.models", sinks, integer(sinks),
-            computed(WORDS("sink_logit.models"), GPT_OSS_SINKS, V4_SINKS))
     unchecked = sum(sink_evidence(m) == "unchecked" for m in stated)
     reg.add("sink_logit.unchecked", unchecked, integer(unchecked),
             computed(WORDS("sink_logit.unchecked"), FRONTIER))
@@ -242,17 +236,19 @@ def add_widget_readouts(reg: Scope, inputs: Inputs) -> None:
         "found": twins.sink_row(toy, found.id, toy.sink_logit.default, GATE_OPEN),
         "found_sink": twins.sink_row(toy, found.id, SINK_HIGH, GATE_OPEN),
     }
+    # what the page quotes of each row: read-out → (its value, its text)
+    readouts = {
+        "first_token": lambda r: (r.first_token, percent(r.first_token, 1)),
+        "weight_sum": lambda r: (sum(r.weights), percent(sum(r.weights), 0)),
+        "output_norm": lambda r: (f.length(r.output), fixed(f.length(r.output), 3)),
+        "written_norm": lambda r: (f.length(r.written), fixed(f.length(r.written), 4)),
+    }
+    quoted = {"nothing": ("weight_sum", "output_norm", "written_norm"), "nothing_sink": ("first_token", "output_norm"),
+              "found": ("written_norm",), "found_sink": ()}
     for name, r in rows.items():
         case = WORDS(f"sink.case.{name}", match=found.match, sink=SINK_HIGH)   # which row of the toy
-        reg.add(f"sink.{name}.first_token", r.first_token, percent(r.first_token, 1),
-                computed(WORDS("sink.first_token", case=case), where))
-        reg.add(f"sink.{name}.weight_sum", sum(r.weights), percent(sum(r.weights), 0),
-                computed(WORDS("sink.weight_sum", case=case), where))
-        norm = f.length(r.output)
-        reg.add(f"sink.{name}.output_norm", norm, fixed(norm, 3), computed(WORDS("sink.output_norm", case=case), where))
-        written = f.length(r.written)
-        reg.add(f"sink.{name}.written_norm", written, fixed(written, 4),
-                computed(WORDS("sink.written_norm", case=case), where))
+        for readout in quoted[name]:
+            reg.add(f"sink.{name}.{readout}", *readouts[readout](r), computed(WORDS(f"sink.{readout}", case=case), where))
         if found.match in toy.tokens and name.startswith("found"):
             w = r.weights[toy.tokens.index(found.match)]
             reg.add(f"sink.{name}.match_weight", w, percent(w, 1),
@@ -304,43 +300,44 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
         reg.add("small.epoch_fraction", read, fixed(read, 2),
                 computed(WORDS("small.epoch_fraction"), f"{EXPERIMENTS} (base)",
                          f"data/results/cpu/{BASELINE} (corpus.train_chars)"))
-    runs = [r for r in (BASELINE, GATE_RUN, CLAMP_RUN) if r in results.runs]
-    for run in runs:
+    # the first token's share of attention at the end: the baseline's in each layer and its largest; the gated
+    # run's largest, against uniform attention and against the line a note calls favoring
+    for run in (r for r in (BASELINE, GATE_RUN) if r in results.runs):
         rs = results.runs[run]
         prov = provenance(rs, WORDS("fta.provenance", run=run))
-        for when in ("init", "end"):
+        if run == BASELINE:
             for i in range(len(rs[0].end.first_token_attention)):
-                spread_keys(reg, f"fta.{run}.{when}.layer{i + 1}",
-                            [getattr(r, when).first_token_attention[i] for r in rs], lambda x: percent(x, 1), prov)
+                spread_keys(reg, f"fta.{run}.end.layer{i + 1}", [r.end.first_token_attention[i] for r in rs],
+                            lambda x: percent(x, 1), prov, "mean", "max")
         top = max(max(r.end.first_token_attention) for r in rs)
         reg.add(f"fta.{run}.end.top", top, percent(top, 1), prov)
-        reg.add(f"fta.{run}.end.top_over_uniform", top / ref, fixed(top / ref, 2), prov)
-        # how far that largest share stays below the line a note calls favoring, as a share of itself:
-        # the room the one-margin test (top × (1 + margin) < line) leaves
-        below = SINK_THRESHOLD * ref / top - 1
-        reg.add(f"fta.{run}.end.top_below_line", below, percent(below, 1), prov)
+        if run == GATE_RUN:
+            reg.add(f"fta.{run}.end.top_over_uniform", top / ref, fixed(top / ref, 2), prov)
+            # how far that largest share stays below the line, as a share of itself: the room the one-margin
+            # test (top × (1 + margin) < line) leaves
+            below = SINK_THRESHOLD * ref / top - 1
+            reg.add(f"fta.{run}.end.top_below_line", below, percent(below, 1), prov)
     if BASELINE not in results.runs:
         return
     if GATE_RUN in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
-            compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric)
+            compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric, "min", "max")
         # a difference of two shares, shown in percentage points: a bare number the page calls "percentage points"
         compare(reg, "compare.gate.end_first_token_attention", results, GATE_RUN, BASELINE,
-                "end_first_token_attention", text=lambda x: fixed(100 * x, 1))
+                "end_first_token_attention", "mean", "min", "range", text=lambda x: fixed(100 * x, 1))
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
-                    provenance(results.runs[GATE_RUN], WORDS("small.gate_share", gate_run=GATE_RUN)))
+                    provenance(results.runs[GATE_RUN], WORDS("small.gate_share", gate_run=GATE_RUN)), "mean")
     if GATE_LOW_LR in results.runs and BASELINE_LOW_LR in results.runs:
         for metric in ("final_val_loss", "max_ffn_act"):
-            compare(reg, f"compare.gate_lr1e-3.{metric}", results, GATE_LOW_LR, BASELINE_LOW_LR, metric)
+            compare(reg, f"compare.gate_lr1e-3.{metric}", results, GATE_LOW_LR, BASELINE_LOW_LR, metric, "min", "max")
         # the baseline's own spread over seeds at that rate: the yardstick the clamp note uses for a paired gain
         losses = [r.metrics.final_val_loss for r in results.runs[BASELINE_LOW_LR]]
         reg.add("spread.baseline_lr1e-3.final_val_loss", max(losses) - min(losses), fixed(max(losses) - min(losses), 3),
                 provenance(results.runs[BASELINE_LOW_LR],
                            WORDS("spread.baseline_lr1e-3.final_val_loss", baseline_low_lr=BASELINE_LOW_LR)))
     if CLAMP_RUN in results.runs:
-        for metric in ("final_val_loss", "max_ffn_act"):
-            compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric)
+        compare(reg, "compare.clamp.max_ffn_act", results, CLAMP_RUN, BASELINE, "max_ffn_act", "min", "max")
         limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
         add_clamp_engagement(reg, results, limit)
 
@@ -363,23 +360,26 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
              for r in clamp]
     seeds = sum(bool(a) for a in acted)
     reg.add("clamp.acting_seeds", seeds, integer(seeds), prov)
-    spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov)
-    spread_keys(reg, "clamp.acting_steps", [len(a) for a in acted], integer, prov)
+    spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov, "min", "max", "range")
     add_clamp_steadiness(reg, clamp, acted, prov)
-    spread_keys(reg, "clamp.total_gate", [sum(r.curves.clamped_gate) for r in clamp], integer, prov)
-    spread_keys(reg, "clamp.total_up", [sum(r.curves.clamped_up) for r in clamp], integer, prov)
     spread_keys(reg, "clamp.total", [sum(r.curves.clamped_gate) + sum(r.curves.clamped_up) for r in clamp],
-                integer, prov)
+                integer, prov, "min", "max")
     peaks = [max(max(r.curves.clamped_gate), max(r.curves.clamped_up)) for r in clamp]
-    spread_keys(reg, "clamp.peak_step", peaks, integer, prov)
-    spread_keys(reg, "clamp.peak_share", [p / per_step for p in peaks], lambda x: percent(x, 2), prov)
+    spread_keys(reg, "clamp.peak_step", peaks, integer, prov, "max")
+    spread_keys(reg, "clamp.peak_share", [p / per_step for p in peaks], lambda x: percent(x, 2), prov, "max")
     # the inputs of the two branches at the end of training, before the clamp (the probe reads the
     # outputs of gate_proj and up_proj): above the limit while the product stays under the bound
     spread_keys(reg, "clamp.end_pre_max", [max(r.end.ffn_pre_max) for r in clamp], lambda x: fixed(x, 2),
-                provenance(clamp, WORDS("clamp.end_pre_max", clamp_run=CLAMP_RUN)))
+                provenance(clamp, WORDS("clamp.end_pre_max", clamp_run=CLAMP_RUN)), "range")
     reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
-    add_clamp_divergence(reg, results)
 
+
+
+# the statistics over seeds the page and its notes quote for each role's seeds (the steady seed closest to the
+# baseline is one seed: its "mean" is its value), the other CPU's paired difference as the same run's
+CLAMP_QUOTED = {"steady_close": {"acting_steps": ("mean",), "total": ("mean",), "train_loss_gap": ("mean",),
+                                 "final_val_diff": ("mean",)},
+                "steady_far": {"train_loss_gap": ("mean",), "final_val_diff": ("mean", "min", "max")}}
 
 def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) -> None:
     """How often the clamp acts once it has started, seed by seed: the steps in which it changed any entry,
@@ -394,44 +394,16 @@ def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) 
     seeds = lambda idx: "/".join(str(clamp[i].config.seed) for i in idx)
     reg.add("clamp.steady.seeds", len(steady), integer(len(steady)), prov)
     if steady:
-        spread_keys(reg, "clamp.steady.acting_steps", [len(acted[i]) for i in steady], integer, prov)
-        spread_keys(reg, "clamp.steady.share_from_first", [share[i] for i in steady], lambda x: percent(x, 1), prov)
+        spread_keys(reg, "clamp.steady.acting_steps", [len(acted[i]) for i in steady], integer, prov, "min", "max")
+        spread_keys(reg, "clamp.steady.share_from_first", [share[i] for i in steady], lambda x: percent(x, 1), prov,
+                    "min")
     reg.add("clamp.sporadic.seeds", len(rest), integer(len(rest)), prov)
     if rest:
         reg.add("clamp.sporadic.seed", clamp[rest[0]].config.seed if len(rest) == 1 else seeds(rest), seeds(rest),
                 provenance([clamp[i] for i in rest], WORDS("clamp.sporadic.seed", clamp_run=CLAMP_RUN)))
-        spread_keys(reg, "clamp.sporadic.acting_steps", [len(acted[i]) for i in rest], integer, prov)
-        spread_keys(reg, "clamp.sporadic.share_from_first", [share[i] for i in rest], lambda x: percent(x, 1), prov)
-
-
-def add_clamp_divergence(reg: Scope, results: Results) -> None:
-    """clamp.train_loss_gap: the largest |training loss of the clamped run − the baseline's| over the logged
-    steps, seed by seed (curves.train_loss of both runs, the same seed): how far the two training runs part
-    once the first clamped entry has changed the gradients."""
-    if BASELINE not in results.runs or results.seeds(CLAMP_RUN) != results.seeds(BASELINE):
-        return
-    clamp, base = results.runs[CLAMP_RUN], results.runs[BASELINE]
-    gaps = []
-    for c, b in zip(clamp, base):
-        if c.curves.step != b.curves.step:
-            return
-        gaps.append(max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)))
-    gap_words = WORDS("clamp.train_loss_gap", clamp_run=CLAMP_RUN, baseline=BASELINE)
-    spread_keys(reg, "clamp.train_loss_gap", gaps, lambda x: significant(x, 2), provenance(clamp, gap_words))
-    # the seed whose two runs stay closest, with its own clamp count (both from that one seed), and the others
-    quiet = min(range(len(gaps)), key=gaps.__getitem__)
-    one, rest = [clamp[quiet]], [c for i, c in enumerate(clamp) if i != quiet]
-    total = sum(clamp[quiet].curves.clamped_gate) + sum(clamp[quiet].curves.clamped_up)
-    reg.add("clamp.quiet.seed", clamp[quiet].config.seed, str(clamp[quiet].config.seed),
-            provenance(one, WORDS("clamp.quiet.seed", clamp_run=CLAMP_RUN, baseline=BASELINE)))
-    reg.add("clamp.quiet.total", total, integer(total),
-            provenance(one, WORDS("clamp.quiet.total", clamp_run=CLAMP_RUN)))
-    reg.add("clamp.quiet.train_loss_gap", gaps[quiet], significant(gaps[quiet], 2), provenance(one, gap_words))
-    others = sorted(g for i, g in enumerate(gaps) if i != quiet)
-    rest_prov = provenance(rest, gap_words)
-    reg.add("clamp.others.seeds", len(others), integer(len(others)), rest_prov)
-    reg.add("clamp.others.train_loss_gap.min", others[0], significant(others[0], 2), rest_prov)
-    reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), rest_prov)
+        spread_keys(reg, "clamp.sporadic.acting_steps", [len(acted[i]) for i in rest], integer, prov, "mean")
+        spread_keys(reg, "clamp.sporadic.share_from_first", [share[i] for i in rest], lambda x: percent(x, 1), prov,
+                    "mean")
 
 
 def add_clamp_seeds(reg: Scope, inputs: Inputs) -> None:
@@ -467,21 +439,23 @@ def add_clamp_seeds(reg: Scope, inputs: Inputs) -> None:
         k = f"clamp.{role}"
         seeds = "/".join(str(r["seed"]) for r in group)
         reg.add(f"{k}.seed", group[0]["seed"] if len(group) == 1 else seeds, seeds, provenance(runs, words["seed"]))
-        spread_keys(reg, f"{k}.acting_steps", [r["acting"] for r in group], integer, provenance(runs, words["acting"]))
-        spread_keys(reg, f"{k}.total", [r["total"] for r in group], integer, provenance(runs, words["total"]))
-        spread_keys(reg, f"{k}.train_loss_gap", [r["gap"] for r in group], lambda x: significant(x, 2),
-                    provenance(runs, words["gap"]))
-        spread_keys(reg, f"{k}.final_val_diff", [r["diff"] for r in group], lambda x: fixed(x, 3),
-                    provenance(runs, words["diff"]))
+        quoted = CLAMP_QUOTED[role]
+        for metric, values, text, what in (
+                ("acting_steps", [r["acting"] for r in group], integer, "acting"),
+                ("total", [r["total"] for r in group], integer, "total"),
+                ("train_loss_gap", [r["gap"] for r in group], lambda x: significant(x, 2), "gap"),
+                ("final_val_diff", [r["diff"] for r in group], lambda x: fixed(x, 3), "diff")):
+            if metric in quoted:
+                spread_keys(reg, f"{k}.{metric}", values, text, provenance(runs, words[what]), *quoted[metric])
         there = [there_c[str(r["seed"])] - there_b[str(r["seed"])]
                  if there_c.get(str(r["seed"])) is not None and there_b.get(str(r["seed"])) is not None else "undefined"
                  for r in group]
         spread_keys(reg, f"other_cpu.{k}.final_val_diff", there, lambda x: fixed(x, 3),
-                    other_cpu_provenance(other, words["there"], runs))
+                    other_cpu_provenance(other, words["there"], runs), *quoted["final_val_diff"])
     sporadic = [r for r in rows if not r["steady"]]
     if sporadic:
         spread_keys(reg, "clamp.sporadic.total", [r["total"] for r in sporadic], integer,
-                    provenance([r["run"] for r in sporadic], words["total"]))
+                    provenance([r["run"] for r in sporadic], words["total"]), "mean", "max")
 
 
 def cleared_spread(gains: list[float], baseline: list[float]) -> tuple[float, int]:
@@ -520,9 +494,9 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_who_gates(reg, inputs)
     add_bounds(reg, inputs)
     add_widget_readouts(reg, inputs)
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     add_measured(reg, inputs)
-    add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE), ("clamp", CLAMP_RUN, BASELINE),
-                                ("baseline_lr1e-3", BASELINE_LOW_LR, BASELINE)])
+    add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE, ("min", "max")),
+                                ("baseline_lr1e-3", BASELINE_LOW_LR, BASELINE, ("max",))])
     add_yardstick(reg, inputs)
     add_clamp_seeds(reg, inputs)

@@ -25,16 +25,6 @@ HERE = "lessons/c4_normalization"
 FORMULAS = f"{HERE}/formulas.py"
 NUMBERS = f"{HERE}/numbers.py"
 TWINS = "course/common/twins.py"
-# Where the MTP layer's five hidden-size norms come from: no config key counts them. The checkpoint's
-# mtp.* tensors (15 in all, model-configs/SOURCES.md §1) and the serving code's MTP module name them.
-_MTP_NORMS = ("pre_fc_norm_embedding, pre_fc_norm_hidden, layers[0].input_layernorm, "
-              "layers[0].post_attention_layernorm, norm")
-
-
-def mtp_code() -> dict[str, str]:
-    """Where the MTP norms are named: the serving code's module and the checkpoint's tensors."""
-    return WORDS("norms.mtp.code", norms=WORDS.join("list", _MTP_NORMS.split(", ")))
-
 # The lesson's 4-d teaching vector and the two operations its playground offers.
 TEACHING_VECTOR = [1.0, 2.0, 3.0, 6.0]
 SHIFT = 2.0
@@ -55,19 +45,21 @@ def add_worked_examples(reg: Scope) -> None:
     reg.add("worked.scale", SCALE, fixed(SCALE, 0), computed(WORDS("worked.scale"), NUMBERS))
     for name, vec in (("x", x), ("shifted", shifted), ("scaled", scaled)):
         reg.add(f"worked.{name}", vec, vector(vec, 0), computed(WORDS("worked.vector", name=name), NUMBERS))
-        reg.add(f"worked.{name}.mean", f.mean(vec), fixed(f.mean(vec), 0), computed("μ = mean(x)"))
-        reg.add(f"worked.{name}.var", f.variance(vec), fixed(f.variance(vec), 1), computed("mean((x − μ)²)"))
-        sd = f.variance(vec) ** 0.5
-        reg.add(f"worked.{name}.std", sd, fixed(sd, 3), computed("σ = √var"))
-        ms = f.rms(vec) ** 2
-        reg.add(f"worked.{name}.mean_square", ms, fixed(ms, 1), computed("mean(x²)"))
         reg.add(f"worked.{name}.rms", f.rms(vec), fixed(f.rms(vec), 3), computed("√mean(x²)"))
-        sq, dev = f.squares(vec), f.squared_deviations(vec)
-        reg.add(f"worked.{name}.squares", sq, vector(sq, 0), computed("x_i²"))
-        reg.add(f"worked.{name}.sq_dev", dev, vector(dev, 0), computed("(x_i − μ)²"))
         ln, rn = f.layernorm(vec), f.rmsnorm(vec)
         reg.add(f"worked.{name}.layernorm", ln, vector(ln, 3), computed("(x − μ)/σ"))
         reg.add(f"worked.{name}.rmsnorm", rn, vector(rn, 3), computed("x / RMS(x)"))
+    # the page works the statistics through for x, and for the shifted x the ones a shift changes
+    for name, vec in (("x", x), ("shifted", shifted)):
+        reg.add(f"worked.{name}.mean", f.mean(vec), fixed(f.mean(vec), 0), computed("μ = mean(x)"))
+        reg.add(f"worked.{name}.var", f.variance(vec), fixed(f.variance(vec), 1), computed("mean((x − μ)²)"))
+        ms = f.rms(vec) ** 2
+        reg.add(f"worked.{name}.mean_square", ms, fixed(ms, 1), computed("mean(x²)"))
+        sq = f.squares(vec)
+        reg.add(f"worked.{name}.squares", sq, vector(sq, 0), computed("x_i²"))
+    sd, dev = f.variance(x) ** 0.5, f.squared_deviations(x)
+    reg.add("worked.x.std", sd, fixed(sd, 3), computed("σ = √var"))
+    reg.add("worked.x.sq_dev", dev, vector(dev, 0), computed("(x_i − μ)²"))
     n = f.length(f.rmsnorm(x))
     reg.add("worked.rmsnorm_length", n, fixed(n, 0), computed("‖RMSNorm(x)‖ = √d"))
     reg.add("worked.d", len(x), integer(len(x)), computed(WORDS("worked.d"), NUMBERS))
@@ -92,14 +84,11 @@ def add_anchor_norms(reg: Scope, inputs: Inputs) -> None:
             computed(WORDS("norms.qk.per_layer"),
                      anchor_source("layer_types"), FORMULAS))
     mtp_src = anchor_source("mtp_num_hidden_layers")
-    reg.add("norms.mtp.per_layer", norms["mtp"]["per_layer"], integer(norms["mtp"]["per_layer"]),
-            computed(WORDS("norms.mtp.per_layer"), FORMULAS, mtp_code()))
     for place in ("mtp", "mtp_qk"):
         n = norms[place]["count"]
         reg.add(f"norms.{place}.count", n, integer(n),
                 computed(WORDS("norms.count", place=place, what=WORDS(f"norms.{place}.count")), mtp_src, FORMULAS))
     add_norm_params(reg, norms, chapter_formulas.anchor_ledger(t, inputs.anchor.config.vision_config))
-    reg.add("norms_per_layer_params", 2 * d, integer(2 * d), computed("2 × hidden_size", anchor_source("hidden_size")))
     reg.add("direction_dof", d - 1, integer(d - 1),
             computed(WORDS("direction_dof"), anchor_source("hidden_size")))
     unit = f.eps_relative_effect(1.0, t.rms_norm_eps)
@@ -126,9 +115,6 @@ def add_norm_params(reg: Scope, norms: dict, ledger: dict[str, int]) -> None:
     """The gain parameters of every norm: the residual stream's (entry + final, the ledger's "norms", which
     the chapter shows as anchor.params.norms), those inside attention, the MTP module's, and all of them."""
     params = f.norm_params(norms)
-    for place, n in params.items():
-        reg.add(f"norms.{place}.params", n, integer(n),
-                computed(WORDS("norms.params", place=place), ANCHOR, FORMULAS))
     stream = params["entry"] + params["final"]
     if stream != ledger["norms"]:
         raise ValueError("the residual stream's norms here and in the chapter's ledger disagree")
@@ -223,27 +209,32 @@ def device_text(name: str, threads: int | None = None) -> dict[str, str]:
     return WORDS(key, name=name, plain=plain, threads=threads)
 
 
+# What the page, its notes and the lab quote of each op's times: the lab's table every eager op's median and
+# IQR, the notes a few quartiles where they compare two ops
+BENCH_QUOTED = {
+    "layernorm": ("median_ms", "iqr_ms", "q3_ms"),
+    "rmsnorm": ("median_ms", "iqr_ms", "q1_ms"),
+    "rmsnorm_manual": ("median_ms", "iqr_ms", "q1_ms", "q3_ms"),
+    "rmsnorm_zero_centered": ("median_ms", "iqr_ms", "q1_ms", "q3_ms"),
+    "rmsnorm_manual_compiled": ("median_ms", "q1_ms", "q3_ms"),
+    "rmsnorm_zero_centered_compiled": ("median_ms", "q1_ms"),
+}
+
+
 def add_bench(reg: Scope, device: str, b) -> None:
     p = b.provenance
     prov = Measured(run=f"norm-bench-{device}", device=p.device_name, date=p.date, commit=p.commit)
     k = f"bench.{device}"
     reg.add(f"{k}.device_name", b.device_name, device_text(b.device_name, b.threads), prov)
     reg.add(f"{k}.date", p.date, p.date, prov)
-    reg.add(f"{k}.commit", p.commit, p.commit, prov)
     reg.add(f"{k}.reps", b.reps, integer(b.reps), prov)
     reg.add(f"{k}.warmup", b.warmup, integer(b.warmup), prov)
     reg.add(f"{k}.shape", b.shape, " × ".join(integer(n) for n in b.shape), prov)
-    reg.add(f"{k}.copy_gbps", b.plain_copy.gbps, fixed(b.plain_copy.gbps, 1), prov, unit="GB/s")
-    reg.add(f"{k}.copy_median_ms", b.plain_copy.median_ms, fixed(b.plain_copy.median_ms, 3), prov, unit="ms")
-    for op, t in b.ops.items():
-        reg.add(f"{k}.{op}.median_ms", t.median_ms, fixed(t.median_ms, 3), prov, unit="ms")
-        reg.add(f"{k}.{op}.iqr_ms", t.iqr_ms, fixed(t.iqr_ms, 3), prov, unit="ms")
-        reg.add(f"{k}.{op}.q1_ms", t.q1_ms, fixed(t.q1_ms, 3), prov, unit="ms")
-        reg.add(f"{k}.{op}.q3_ms", t.q3_ms, fixed(t.q3_ms, 3), prov, unit="ms")
-        reg.add(f"{k}.{op}.gbps", t.gbps, fixed(t.gbps, 1), prov, unit="GB/s")
-        reg.add(f"{k}.{op}.fraction_of_copy", t.fraction_of_copy_gbps, percent(t.fraction_of_copy_gbps, 1), prov)
-    for op, c in b.compiled.items():
-        reg.add(f"{k}.{op}.compile_s", c.compile_s, fixed(c.compile_s, 1), prov, unit="s")
+    for op, times in BENCH_QUOTED.items():
+        if op in b.ops:
+            for name in times:
+                t = getattr(b.ops[op], name)
+                reg.add(f"{k}.{op}.{name}", t, fixed(t, 3), prov, unit="ms")
     if "layernorm" in b.ops and "rmsnorm" in b.ops:
         x = b.ops["rmsnorm"].median_ms / b.ops["layernorm"].median_ms
         reg.add(f"{k}.rmsnorm_over_layernorm", x, fixed(x, 2) + "×", prov)
@@ -258,20 +249,25 @@ def add_bench(reg: Scope, device: str, b) -> None:
     reg.add(f"{k}.bytes_over_copy", ratio, significant(ratio, 2) + "×", prov)
 
 
-# The comparisons the reading notes rest on: (key, run a, run b, metric), a minus b seed by seed.
+# The comparisons the reading notes rest on: (key, run a, run b, metric, the statistics quoted here, and on the
+# other CPU), a minus b seed by seed.
+MIN_MAX = ("min", "max")
 COMPARISONS = [
-    ("ln_vs_rms", "c4_layernorm", BASELINE, "final_val_loss"),
-    ("ln_vs_rms_lr1e-3", "c4_layernorm_lr1e-3", "c4_baseline_lr1e-3", "final_val_loss"),
-    ("rms_lr1e-3_vs_3e-3", "c4_baseline_lr1e-3", BASELINE, "final_val_loss"),
-    ("ln_lr1e-3_vs_3e-3", "c4_layernorm_lr1e-3", "c4_layernorm", "final_val_loss"),
-    ("postln_warmup_vs_preln_lr1e-3", "c8_postln_lr1e-3_warmup100", "c4_baseline_lr1e-3", "final_val_loss"),
-    ("postln_warmup_vs_nowarmup", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
-    ("postln_warmup_vs_baseline", "c8_postln_lr1e-3_warmup100", BASELINE, "final_val_loss"),
-    ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss"),
-    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss"),
-    ("rms_decay_vs_zc_decay", "c4_rms_decay_gains", "c4_zc_decay_gains", "final_val_loss"),
+    ("ln_vs_rms", "c4_layernorm", BASELINE, "final_val_loss", MIN_MAX, MIN_MAX),
+    ("ln_vs_rms_lr1e-3", "c4_layernorm_lr1e-3", "c4_baseline_lr1e-3", "final_val_loss", MIN_MAX, MIN_MAX),
+    ("rms_lr1e-3_vs_3e-3", "c4_baseline_lr1e-3", BASELINE, "final_val_loss", MIN_MAX, ("max",)),
+    ("ln_lr1e-3_vs_3e-3", "c4_layernorm_lr1e-3", "c4_layernorm", "final_val_loss", MIN_MAX, ("max",)),
+    ("postln_warmup_vs_preln_lr1e-3", "c8_postln_lr1e-3_warmup100", "c4_baseline_lr1e-3", "final_val_loss",
+     ("min", "range"), ()),
+    ("postln_warmup_vs_nowarmup", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss", MIN_MAX, ()),
+    ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss", ("mean", "min", "max"), MIN_MAX),
+    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss", MIN_MAX, ()),
 ]
 DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
+# what the notes quote of each: run → (the mean gain's statistics over seeds, those of its shift from 1)
+GAINS_QUOTED = {BASELINE: (("mean",), ("max",)),
+                "c4_rms_decay_gains": (("mean", "range"), ("mean", "min", "range")),
+                "c4_zc_decay_gains": (("mean", "range"), ("max", "range"))}
 
 
 def other_cpu_provenance(other, what: dict[str, str], runs) -> Measured:
@@ -281,12 +277,13 @@ def other_cpu_provenance(other, what: dict[str, str], runs) -> Measured:
                     device=other.cpu, date=max(r.provenance.date for r in runs), commit=other.source_commit)
 
 
-def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str]]) -> None:
+def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str, tuple[str, ...]]]) -> None:
     """other_cpu.compare.KEY.diff(.min/.max/.range): the same paired final-loss differences, a − b seed by
     seed, for the same runs, seeds and code trained on another CPU (data/cross-machine.json), so that a note
-    can say what held on both machines and its check can test it there too."""
+    can say what held on both machines and its check can test it there too; `pairs`: (key, run a, run b, the
+    statistics quoted)."""
     other, results = inputs.cross_machine, inputs.results
-    for key, a, b in pairs:
+    for key, a, b, stats in pairs:
         la, lb = other.final_val_loss.get(a, {}), other.final_val_loss.get(b, {})
         seeds = sorted(set(la) & set(lb))
         if not seeds or a not in results.runs:
@@ -294,10 +291,10 @@ def add_other_cpu(reg: Scope, inputs: Inputs, pairs: list[tuple[str, str, str]])
         diffs = [la[s] - lb[s] if la[s] is not None and lb[s] is not None else "undefined" for s in seeds]
         prov = other_cpu_provenance(other, WORDS("other_cpu.compare", a=a, b=b),
                                     results.runs[a])
-        spread_keys(reg, f"other_cpu.compare.{key}.diff", diffs, lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"other_cpu.compare.{key}.diff", diffs, lambda x: fixed(x, 3), prov, *stats)
 
 
-OTHER_CPU_PAIRS = [(f"{k}.{m}", a, b) for k, a, b, m in COMPARISONS if m == "final_val_loss"]
+OTHER_CPU_PAIRS = [(f"{k}.{m}", a, b, there) for k, a, b, m, _, there in COMPARISONS if m == "final_val_loss" and there]
 
 
 def tiny(x: float) -> str:
@@ -312,22 +309,20 @@ def mean_gain(result) -> float:
 
 def add_gains(reg: Scope, results: Results) -> None:
     """The norm gains at the end of the weight-decay runs: over every norm of the model, the mean of the
-    effective gain (g, or 1 + w), its smallest and largest entry, and how far the mean moved from the
-    gain every run starts at (1); each with its spread over seeds. Then what decay alone would have done."""
-    for run in DECAY_RUNS:
+    effective gain (g, or 1 + w) and how far it moved from the gain every run starts at (1), with their
+    spread over seeds as the notes quote them (GAINS_QUOTED). Then what decay alone would have done."""
+    for run, (mean_stats, shift_stats) in GAINS_QUOTED.items():
         if run not in results.runs:
             continue
         runs = results.runs[run]
         prov = provenance(runs, WORDS("gains.provenance", run=run))
-        per_seed = [r.end.gains for r in runs]
-        spread_keys(reg, f"gains.{run}.mean", [mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"gains.{run}.mean", [mean_gain(r) for r in runs], lambda x: fixed(x, 3), prov, *mean_stats)
         shifts = [1 - mean_gain(r) for r in runs]
-        spread_keys(reg, f"gains.{run}.shift", shifts, lambda x: fixed(x, 3), prov)
-        # the seeds' range as a page shows it: one value where the lowest and highest agree when shown
-        lo, hi = fixed(min(shifts), 3), fixed(max(shifts), 3)
-        reg.add(f"gains.{run}.shift.shown", [min(shifts), max(shifts)], lo if lo == hi else f"{lo}–{hi}", prov)
-        spread_keys(reg, f"gains.{run}.min", [min(g.min for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
-        spread_keys(reg, f"gains.{run}.max", [max(g.max for g in gs) for gs in per_seed], lambda x: fixed(x, 3), prov)
+        spread_keys(reg, f"gains.{run}.shift", shifts, lambda x: fixed(x, 3), prov, *shift_stats)
+        if run == BASELINE:
+            # the seeds' range as a page shows it: one value where the lowest and highest agree when shown
+            lo, hi = fixed(min(shifts), 3), fixed(max(shifts), 3)
+            reg.add(f"gains.{run}.shift.shown", [min(shifts), max(shifts)], lo if lo == hi else f"{lo}–{hi}", prov)
     run = "c4_rms_decay_gains"
     if run in results.runs:
         r = results.runs[run][0]   # every seed follows the same schedule
@@ -356,49 +351,49 @@ def add_init_scale(reg: Scope, results: Results) -> None:
     if [r.config.seed for r in pre] != [r.config.seed for r in post]:
         return
     spread_keys(reg, "init.embedding_rms", [r.init.stream_rms[0] for r in pre], lambda x: fixed(x, 3),
-                provenance(pre, WORDS("init.embedding_rms", baseline=BASELINE)))
+                provenance(pre, WORDS("init.embedding_rms", baseline=BASELINE)), "mean")
     every = [v for r in pre for v in r.init.stream_rms]
     prov = provenance(pre, WORDS("init.stream_rms", baseline=BASELINE))
     lo, hi = min(every), max(every)
-    reg.add("init.preln_stream_rms.min", lo, fixed(lo, 3), prov)
-    reg.add("init.preln_stream_rms.max", hi, fixed(hi, 3), prov)
     reg.add("init.preln_stream_rms.range", [lo, hi], f"{fixed(lo, 3)}–{fixed(hi, 3)}", prov)
     # the final norm reads the top of Pre-Norm's stream, so the ratio is taken against the RMS there
     # four decimals: the seeds agree to three (0.031–0.031 would read as no spread at all)
     spread_keys(reg, "init.preln_stream_rms_top", [r.init.stream_rms[-1] for r in pre], lambda x: fixed(x, 4),
-                provenance(pre, WORDS("init.preln_stream_rms_top", baseline=BASELINE)))
+                provenance(pre, WORDS("init.preln_stream_rms_top", baseline=BASELINE)), "range")
     over = [(sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm)) / b.init.stream_rms[-1]
             for a, b in zip(post, pre)]
     spread_keys(reg, "compare.init_grads_over_stream_rms", over, lambda x: fixed(x, 2),
-                provenance(post, WORDS("compare.init_grads_over_stream_rms", baseline=BASELINE)))
+                provenance(post, WORDS("compare.init_grads_over_stream_rms", baseline=BASELINE)), "min", "max")
     for run, rs in ((BASELINE, pre), ("c4_postln", post)):
         spread_keys(reg, f"grad_norm.step1.{run}", [r.curves.grad_norm[0] for r in rs], lambda x: fixed(x, 2),
-                    provenance(rs, WORDS("grad_norm.step1", run=run)))
+                    provenance(rs, WORDS("grad_norm.step1", run=run)), "range")
 
 
 def add_measured(reg: Scope, results: Results) -> None:
-    add_margins(reg)
-    for key, a, b, metric in COMPARISONS:
+    add_margins(reg, "loss", "loss_pair", "other")
+    for key, a, b, metric, stats, _ in COMPARISONS:
         # only runs with the same seeds pair up; while some seeds are missing, a note that needs the
         # comparison fails by name (unknown key) instead of comparing different seeds
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
-            compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
+            compare(reg, f"compare.{key}.{metric}", results, a, b, metric, *stats)
     if "c4_postln" in results.runs and BASELINE in results.runs and results.seeds("c4_postln") == results.seeds(BASELINE):
         post, pre = results.runs["c4_postln"], results.runs[BASELINE]
         ratios = [sum(a.init.block_grad_norm) / sum(b.init.block_grad_norm) for a, b in zip(post, pre)]
         spread_keys(reg, "compare.postln_over_preln_init_grads", ratios, lambda x: significant(x, 2),
-                    provenance(post, WORDS("compare.postln_over_preln_init_grads", baseline=BASELINE)))
+                    provenance(post, WORDS("compare.postln_over_preln_init_grads", baseline=BASELINE)), "mean", "max", "range")
         # the bottom block's gradient over the top block's at the end: Post-LN's is far below 1
-        for name, runs, text in (("postln", post, tiny), ("baseline", pre, lambda x: significant(x, 2))):
+        for name, runs, text, stats in (("postln", post, tiny, ("max", "range")),
+                                        ("baseline", pre, lambda x: significant(x, 2), ("min", "range"))):
             ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in runs]
-            spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, WORDS("end_grad_ratio", run=runs[0].run)))
+            spread_keys(reg, f"{name}.end_grad_ratio", ends, text, provenance(runs, WORDS("end_grad_ratio", run=runs[0].run)),
+                        *stats)
     add_init_scale(reg, results)
     # how far above the unigram loss the stalled Post-LN runs end (their below_unigram is negative)
     for run in ("c4_postln", "c4_postln_nowarmup_lr1e-2"):
         if run in results.runs:
             rs = results.runs[run]
             spread_keys(reg, f"above_unigram.{run}", [r.metrics.final_val_loss - r.corpus.unigram_floor for r in rs],
-                        lambda x: fixed(x, 3), provenance(rs, WORDS("above_unigram", run=run)))
+                        lambda x: fixed(x, 3), provenance(rs, WORDS("above_unigram", run=run)), "min", "max", "range")
     reg.add("left_unigram_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
             Computed(formula=WORDS("left_unigram_margin"), sources=["course/common/measured.py"]))
     # Post-LN at lr 1e-3 without warmup: how many seeds leave the unigram baseline at all
@@ -438,7 +433,7 @@ def add_decay_low_seed(reg: Scope, inputs: Inputs) -> None:
                 other_cpu_provenance(other, WORDS("decay.low.there", run=plain, baseline=BASELINE), [low]))
     rest = [r for run in (BASELINE, plain, zc) for r in results.runs[run] if r is not low]
     spread_keys(reg, "decay.others.end_top_rms", [r.end.stream_rms[-1] for r in rest], lambda x: fixed(x, 2),
-                provenance(rest, WORDS("decay.others", run=plain, zc=zc, baseline=BASELINE)))
+                provenance(rest, WORDS("decay.others", run=plain, zc=zc, baseline=BASELINE)), "min", "range")
     finals = [r.metrics.final_val_loss for r in results.runs[BASELINE]]
     reg.add("decay.baseline_spread", max(finals) - min(finals), fixed(max(finals) - min(finals), 3),
             provenance(results.runs[BASELINE], WORDS("decay.baseline_spread", baseline=BASELINE)))

@@ -123,17 +123,20 @@ def add_simulator(reg: Scope) -> None:
     reg.add("sim.default_layers", SIM.default_layers, integer(SIM.default_layers),
             computed(WORDS("sim.default_layers"), where))
     reg.add("sim.width", SIM.width, integer(SIM.width), computed(WORDS("sim.width"), where))
-    reg.add("sim.max_layers", SIM.layers_max, integer(SIM.layers_max), computed(WORDS("sim.max_layers"), where))
     reg.add("sim.default_gain", SIM.default_gain, fixed(SIM.default_gain, 2),
             computed(WORDS("sim.default_gain"), where))
     reg.add("sim.low_gain", LOW_GAIN, fixed(LOW_GAIN, 2), computed(WORDS("sim.low_gain"), NUMBERS))
     reg.add("sim.high_gain", HIGH_GAIN, fixed(HIGH_GAIN, 2), computed(WORDS("sim.high_gain"), NUMBERS))
     for name, setting in SIM_SETTINGS.items():
         r = simulate(SIM.default_layers, *setting)
-        if name == "on":
+        at = sim_words(*setting)
+        if name == "on":   # the page walks through the default setting's stream
             reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
                     computed(WORDS("sim.start_stream_rms"), where))
-        at = sim_words(*setting)
+            reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], WORDS("times", x=fixed(r.stream_rms / r.stream[0], 1)),
+                    computed(WORDS("sim.stream_growth", at=at), where))
+            reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
+                    computed(WORDS("sim.read_rms", at=at), where))
         reg.add(f"sim.{name}.grad_ratio", r.grad_ratio, fixed(r.grad_ratio, 2),
                 computed(WORDS("sim.grad_ratio", at=at), where))
         if r.grad_ratio < 0.01:
@@ -141,10 +144,6 @@ def add_simulator(reg: Scope) -> None:
                     computed(WORDS("sim.grad_ratio_exact", at=at), where))
         reg.add(f"sim.{name}.stream_rms", r.stream_rms, fixed(r.stream_rms, 2),
                 computed(WORDS("sim.stream_rms", at=at), where))
-        reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], WORDS("times", x=fixed(r.stream_rms / r.stream[0], 1)),
-                computed(WORDS("sim.stream_growth", at=at), where))
-        reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
-                computed(WORDS("sim.read_rms", at=at), where))
 
 
 # ---------------------------------------------------------------- growth: √(n + 1) against the simulator
@@ -183,8 +182,9 @@ def add_divergence(reg: Scope, inputs: Inputs) -> None:
     for key, name in (("deepseek_v4_flash", "DeepSeek-V4-Flash"), ("deepseek_v4_pro", "DeepSeek-V4-Pro")):
         m = inputs.frontier.by_name(name)
         src = frontier_source(name, m.provenance.grade)
-        reg.add(f"{key}.hc_mult", m.hc_mult, integer(m.hc_mult), computed("hc_mult", src))
-        reg.add(f"{key}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))
+        if key == "deepseek_v4_flash":   # the page works out Flash's width, and gives both
+            reg.add(f"{key}.hc_mult", m.hc_mult, integer(m.hc_mult), computed("hc_mult", src))
+            reg.add(f"{key}.hidden_size", m.hidden_size, integer(m.hidden_size), computed("hidden_size", src))
         w = f.widened_stream(m.hidden_size, m.hc_mult)
         reg.add(f"{key}.stream_width", w, integer(w), computed("hc_mult × hidden_size", src, FORMULAS))
     k3 = inputs.frontier.by_name("Kimi K3")
@@ -205,14 +205,9 @@ def add_divergence(reg: Scope, inputs: Inputs) -> None:
 NO_RESIDUAL, NO_SCALING = "c2_no_residual", "c2_no_proj_scaling"
 SPLIT_STEP = 150   # the validation step at which lesson 1 reads GELU 4d's split (lessons/c4_ffn/numbers.py)
 RUNS = (BASELINE, NO_RESIDUAL, NO_SCALING)
-# The comparisons the reading notes rest on: (key, run a, run b, metric), a minus b seed by seed.
+# The comparisons the reading notes rest on: (key, run a, run b, metric, statistics quoted), a minus b seed by seed.
 COMPARISONS = [
-    ("no_residual", NO_RESIDUAL, BASELINE, "final_val_loss"),
-    ("no_residual", NO_RESIDUAL, BASELINE, "init_block_grad_mean"),
-    ("baseline_minus_no_scaling", BASELINE, NO_SCALING, "final_val_loss"),
-    ("no_scaling", NO_SCALING, BASELINE, "init_stream_rms_top"),
-    ("no_scaling", NO_SCALING, BASELINE, "end_stream_rms_top"),
-    ("no_scaling", NO_SCALING, BASELINE, "init_block_grad_mean"),
+    ("baseline_minus_no_scaling", BASELINE, NO_SCALING, "final_val_loss", ("min",)),
 ]
 
 
@@ -225,36 +220,48 @@ def sci(x: float) -> str:
     return f"{mantissa}e{int(exponent)}".replace("-", "−")
 
 
+# Per-layer read-outs the chapter's metrics do not name: the stream's RMS right after the embeddings (the layer
+# every run shares), and the bottom/top gradient ratio where it is too small for the chapter's fixed-point text
+LAYER_READOUTS = {
+    "init_embed_rms": (lambda r: r.init.stream_rms[0], lambda x: significant(x, 2)),
+    "end_embed_rms": (lambda r: r.end.stream_rms[0], lambda x: significant(x, 2)),
+    "init_grad_ratio": (lambda r: r.init.block_grad_norm[0] / r.init.block_grad_norm[-1], sci),
+    "end_grad_ratio": (lambda r: r.end.block_grad_norm[0] / r.end.block_grad_norm[-1], sci),
+}
+# what the notes quote of them: run → read-out → the statistics over seeds
+LAYERS_QUOTED = {
+    "baseline": (BASELINE, {"init_embed_rms": ("min", "max"), "end_embed_rms": ("max", "range"),
+                            "end_grad_ratio": ("min", "range")}),
+    "no_residual": (NO_RESIDUAL, {"init_embed_rms": ("mean", "min"), "init_grad_ratio": ("min", "range"),
+                                  "end_grad_ratio": ("min", "max")}),
+}
+
+
 def add_layers(reg: Scope, results: Results) -> None:
-    """Per-layer values the chapter's metrics do not name: the stream's RMS right after the embeddings (the
-    layer every run shares), and the end-of-training bottom/top gradient ratio where it is too small for
-    the chapter's fixed-point text."""
-    for key, run in (("baseline", BASELINE), ("no_residual", NO_RESIDUAL), ("no_scaling", NO_SCALING)):
+    """The per-layer read-outs the notes quote (LAYERS_QUOTED), and what the norm in front of the second block
+    makes of the stream at init."""
+    for key, (run, quoted) in LAYERS_QUOTED.items():
         if run not in results.runs:
             continue
         runs = results.runs[run]
         prov = provenance(runs, WORDS("layers.provenance", run=run))
-        for when in ("init", "end"):
-            spread_keys(reg, f"layers.{key}.{when}_embed_rms", [getattr(r, when).stream_rms[0] for r in runs],
-                        lambda x: significant(x, 2), prov)
-            spread_keys(reg, f"layers.{key}.{when}_grad_ratio", [getattr(r, when).block_grad_norm[0]
-                                                                   / getattr(r, when).block_grad_norm[-1] for r in runs],
-                        sci, prov)
-        spread_keys(reg, f"layers.{key}.end_bottom_grad", [r.end.block_grad_norm[0] for r in runs], sci, prov)
+        for readout, stats in quoted.items():
+            value, text = LAYER_READOUTS[readout]
+            spread_keys(reg, f"layers.{key}.{readout}", [value(r) for r in runs], text, prov, *stats)
         if key == "no_residual":
             # after block 1 the stream's mean square is below the norm's eps: the next RMSNorm brings it to
             # RMS ≈ rms / sqrt(rms² + eps), not to 1 (the stream's RMS stands in for each row's)
             spread_keys(reg, "layers.no_residual.init_ms_first", [r.init.stream_rms[1] ** 2 for r in runs], sci,
-                        provenance(runs, WORDS("layers.no_residual.init_ms_first", run=run)))
+                        provenance(runs, WORDS("layers.no_residual.init_ms_first", run=run)), "max", "range")
             spread_keys(reg, "layers.no_residual.init_normed_rms_first",
                         [r.init.stream_rms[1] / (r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs],
                         lambda x: significant(x, 2),
-                        provenance(runs, WORDS("layers.no_residual.init_normed_rms_first", run=run)))
-        if key in ("no_residual", "baseline"):
-            # what the RMSNorm in front of the second block divides by at init: √(mean square + ε), ε included
-            spread_keys(reg, f"layers.{key}.init_norm_divisor_first",
-                        [(r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs], lambda x: significant(x, 2),
-                        provenance(runs, WORDS("layers.init_norm_divisor_first", run=run)))
+                        provenance(runs, WORDS("layers.no_residual.init_normed_rms_first", run=run)), "max", "range")
+        # what the RMSNorm in front of the second block divides by at init: √(mean square + ε), ε included
+        spread_keys(reg, f"layers.{key}.init_norm_divisor_first",
+                    [(r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs], lambda x: significant(x, 2),
+                    provenance(runs, WORDS("layers.init_norm_divisor_first", run=run)),
+                    *(("min", "range") if key == "baseline" else ("max", "range")))
 
 
 def paired(results: Results, a: str, b: str) -> bool:
@@ -266,7 +273,7 @@ def paired(results: Results, a: str, b: str) -> bool:
 def add_stall(reg: Scope, results: Results) -> None:
     """When the run without the residual reaches the unigram loss (already at the first evaluation), what the
     baseline reads there, and what the top block writes at the end: the facts the stall note rests on."""
-    for key, run in (("baseline", BASELINE), ("no_residual", NO_RESIDUAL)):
+    for key, run, top_stats in (("baseline", BASELINE, ("max", "range")), ("no_residual", NO_RESIDUAL, ("min", "range"))):
         if run not in results.runs:
             continue
         runs = results.runs[run]
@@ -275,18 +282,20 @@ def add_stall(reg: Scope, results: Results) -> None:
             first = runs[0].val.step[1]
             reg.add("first_eval_step", first, integer(first),
                     computed(WORDS("first_eval_step"), EXPERIMENTS))
-        spread_keys(reg, f"stall.{key}.first_eval_val", [r.val.loss[1] for r in runs], lambda x: fixed(x, 3), prov)
         spread_keys(reg, f"stall.{key}.first_eval_above_unigram", [r.val.loss[1] - r.corpus.unigram_floor for r in runs],
-                    lambda x: fixed(x, 3), prov)
-        spread_keys(reg, f"stall.{key}.min_val_off_unigram",
-                    [abs(r.metrics.min_val_loss - r.corpus.unigram_floor) for r in runs], lambda x: significant(x, 2), prov)
-        spread_keys(reg, f"stall.{key}.end_top_rms", [r.end.stream_rms[-1] for r in runs], lambda x: significant(x, 2), prov)
-        spread_keys(reg, f"stall.{key}.end_top_ffn_act", [r.end.ffn_act_max[-1] for r in runs],
-                    lambda x: significant(x, 3), prov)
+                    lambda x: fixed(x, 3), prov, "max", "range")
+        if key == "no_residual":
+            spread_keys(reg, f"stall.{key}.min_val_off_unigram",
+                        [abs(r.metrics.min_val_loss - r.corpus.unigram_floor) for r in runs], lambda x: significant(x, 2),
+                        prov, "max")
+        spread_keys(reg, f"stall.{key}.end_top_rms", [r.end.stream_rms[-1] for r in runs], lambda x: significant(x, 2),
+                    prov, *top_stats)
 
 
 # the loss differences the reading notes rest on at lr 3e-3, a minus b seed by seed (the note's own compare keys)
-CROSS_PAIRS = {"baseline_minus_no_scaling": (BASELINE, NO_SCALING), "no_residual_minus_baseline": (NO_RESIDUAL, BASELINE)}
+# (and what of each the notes quote there: course/common/measured.py add_pair_drift)
+CROSS_PAIRS = {"baseline_minus_no_scaling": (BASELINE, NO_SCALING, ("thin_there",)),
+               "no_residual_minus_baseline": (NO_RESIDUAL, BASELINE, ())}
 
 
 def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
@@ -294,44 +303,49 @@ def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
 
 
 def add_measured(reg: Scope, results: Results) -> None:
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     add_stall(reg, results)
     add_layers(reg, results)
-    for key, a, b, metric in COMPARISONS:
+    for key, a, b, metric, stats in COMPARISONS:
         if paired(results, a, b):
-            compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
-    # per seed: how many times the baseline's per-block init gradient the run's is (its mean over blocks)
-    for key, run in (("no_residual", NO_RESIDUAL), ("no_scaling", NO_SCALING)):
-        if paired(results, run, BASELINE):
-            a, b = results.runs[run], results.runs[BASELINE]
-            ratios = [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(a, b)]
-            spread_keys(reg, f"compare.{key}.init_grad_times", ratios, lambda x: significant(x, 2),
-                        provenance(a, WORDS("compare.init_grad_times", run=run, baseline=BASELINE)))
-            # and how many times the baseline's the top of its stream is, at init and at the end
-            for when in ("init", "end"):
-                tops = [getattr(x, when).stream_rms[-1] / getattr(y, when).stream_rms[-1] for x, y in zip(a, b)]
-                spread_keys(reg, f"compare.{key}.{when}_top_times", tops, lambda x: fixed(x, 2),
-                            provenance(a, WORDS("compare.top_times", run=run, baseline=BASELINE, when=WORDS(f"when.{when}"))))
+            compare(reg, f"compare.{key}.{metric}", results, a, b, metric, *stats)
+    # per seed: how many times the baseline's per-block init gradient the run without the residual has (its
+    # mean over blocks)
+    if paired(results, NO_RESIDUAL, BASELINE):
+        a, b = results.runs[NO_RESIDUAL], results.runs[BASELINE]
+        ratios = [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(a, b)]
+        spread_keys(reg, "compare.no_residual.init_grad_times", ratios, lambda x: significant(x, 2),
+                    provenance(a, WORDS("compare.init_grad_times", run=NO_RESIDUAL, baseline=BASELINE)), "min", "range")
+    # and how many times the baseline's the top of the unscaled run's stream is, at init and at the end
+    if paired(results, NO_SCALING, BASELINE):
+        a, b = results.runs[NO_SCALING], results.runs[BASELINE]
+        for when, stats in (("init", ("min", "range")), ("end", ("max", "range"))):
+            tops = [getattr(x, when).stream_rms[-1] / getattr(y, when).stream_rms[-1] for x, y in zip(a, b)]
+            spread_keys(reg, f"compare.no_scaling.{when}_top_times", tops, lambda x: fixed(x, 2),
+                        provenance(a, WORDS("compare.top_times", run=NO_SCALING, baseline=BASELINE, when=WORDS(f"when.{when}"))),
+                        *stats)
     # the unscaled run's seeds by final loss: the lowest alone (it ends with a small stream, like GELU 4d's low
-    # seeds in lesson 1) and the other two; each group's final loss, gain over its baseline seed, top-of-stream
-    # RMS at the end and validation loss at the step where lesson 1's split shows
+    # seeds in lesson 1) and the other two; each group's gain over its baseline seed, top-of-stream RMS at the
+    # end and validation loss at the step where lesson 1's split shows (the low group's one seed as its value)
     if paired(results, NO_SCALING, BASELINE):
         base = {r.config.seed: r for r in results.runs[BASELINE]}
         ranked = sorted(results.runs[NO_SCALING], key=lambda r: r.metrics.final_val_loss)
         prov = provenance(results.runs[NO_SCALING],
                           WORDS("no_scaling.groups", no_scaling=NO_SCALING))
-        for group, rs in (("low", ranked[:1]), ("high", ranked[1:])):
+        for group, rs, quoted in (("low", ranked[:1], {"gain": ("mean",), "end_top_rms": ("mean",), "val_at_step": ("mean",)}),
+                                  ("high", ranked[1:], {"gain": ("max", "range"), "end_top_rms": ("min", "max", "range"),
+                                                        "val_at_step": ("min", "range")})):
             k = f"no_scaling.{group}"
-            spread_keys(reg, f"{k}.final_val_loss", [r.metrics.final_val_loss for r in rs], lambda x: fixed(x, 3), prov)
             spread_keys(reg, f"{k}.gain", [base[r.config.seed].metrics.final_val_loss - r.metrics.final_val_loss
-                                           for r in rs], lambda x: fixed(x, 3), prov)
-            spread_keys(reg, f"{k}.end_top_rms", [r.end.stream_rms[-1] for r in rs], lambda x: significant(x, 3), prov)
+                                           for r in rs], lambda x: fixed(x, 3), prov, *quoted["gain"])
+            spread_keys(reg, f"{k}.end_top_rms", [r.end.stream_rms[-1] for r in rs], lambda x: significant(x, 3), prov,
+                        *quoted["end_top_rms"])
             spread_keys(reg, f"{k}.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
-                        lambda x: fixed(x, 3), prov)
+                        lambda x: fixed(x, 3), prov, *quoted["val_at_step"])
         rs = results.runs[BASELINE]
         spread_keys(reg, "baseline.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
                     lambda x: fixed(x, 3),
-                    provenance(rs, WORDS("baseline.val_at_step", baseline=BASELINE, split_step=SPLIT_STEP)))
+                    provenance(rs, WORDS("baseline.val_at_step", baseline=BASELINE, split_step=SPLIT_STEP)), "min", "range")
         reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP),
                 computed(WORDS("split_step"),
                          NUMBERS))
@@ -341,13 +355,17 @@ def add_measured(reg: Scope, results: Results) -> None:
             rs = results.runs[run]
             spread_keys(reg, f"layers.{key}.top_growth_in_training",
                         [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: integer(round(x)),
-                        provenance(rs, WORDS("layers.top_growth_in_training", run=run)))
+                        provenance(rs, WORDS("layers.top_growth_in_training", run=run)), "min", "range")
 
 
 # The init-only runs (max_steps 0) that lesson C8-2 also reads: the small model at several depths, with the
 # write-back scaling and without it. Step 3 measures its arithmetic on them: the top of the stream at init.
 DEPTHS = (2, 4, 8, 12)
 DEPTH_RUNS = {"scaled": "c8_init_preln_L{}", "unscaled": "c8_init_preln_unscaled_L{}"}
+# what the page and its note quote: kind → (the top RMS's statistics over seeds at each depth, the growth's)
+DEPTH_QUOTED = {"scaled": ({L: ("range",) for L in DEPTHS}, ("min", "max", "range")),
+                "unscaled": ({2: ("max", "range"), 4: ("min", "max", "range"), 8: ("min", "max", "range"),
+                              12: ("min", "range")}, ("min", "range"))}
 
 
 def add_depth(reg: Scope, results: Results) -> None:
@@ -364,12 +382,14 @@ def add_depth(reg: Scope, results: Results) -> None:
                 reg.add(f"depth.L{L}.layers", rs[0].config.n_layer, integer(rs[0].config.n_layer),
                         Computed(formula=f"n_layer ({pattern.format(L)})", sources=[EXPERIMENTS]))
             spread_keys(reg, f"depth.{kind}.L{L}.top_rms", [r.init.stream_rms[-1] for r in rs],
-                        lambda x: significant(x, 2), provenance(rs, WORDS("depth.top_rms", run=pattern.format(L))))
+                        lambda x: significant(x, 2), provenance(rs, WORDS("depth.top_rms", run=pattern.format(L))),
+                        *DEPTH_QUOTED[kind][0][L])
         if [r.config.seed for r in runs[lo]] == [r.config.seed for r in runs[hi]]:
             spread_keys(reg, f"depth.{kind}.growth",
                         [b.init.stream_rms[-1] / a.init.stream_rms[-1] for a, b in zip(runs[lo], runs[hi])],
                         lambda x: fixed(x, 2),
-                        provenance(runs[hi], WORDS("depth.growth", hi=pattern.format(hi), lo=pattern.format(lo))))
+                        provenance(runs[hi], WORDS("depth.growth", hi=pattern.format(hi), lo=pattern.format(lo))),
+                        *DEPTH_QUOTED[kind][1])
 
 
 def add_end_reads(reg: Scope, results: Results) -> None:
@@ -382,7 +402,7 @@ def add_end_reads(reg: Scope, results: Results) -> None:
     for when in ("init", "end"):
         gaps = [min(getattr(r, when).stream_rms[1:-1]) / getattr(r, when).stream_rms[0] for r in rs]
         spread_keys(reg, f"layers.baseline.{when}_first_read_gap", gaps, lambda x: significant(x, 2),
-                    provenance(rs, WORDS("layers.first_read_gap", run=BASELINE, when=WORDS(f"when.{when}"))))
+                    provenance(rs, WORDS("layers.first_read_gap", run=BASELINE, when=WORDS(f"when.{when}"))), "range")
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:

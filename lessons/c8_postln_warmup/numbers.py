@@ -10,6 +10,7 @@ a run that is not in the committed results adds no keys, so a note that needs it
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from course.common.measured import LEFT_UNIGRAM_MARGIN, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
@@ -40,15 +41,14 @@ TRAINED = SWEEP + DEEP + C4_RUNS
 SLIVER = 0.01
 TAIL = 20   # the last traced updates the per-block read-outs average over
 LAST = 3    # the very last traced updates, for a statement about the end of the trace that one update must not carry
-# Seed-by-seed comparisons: (key, run a, run b, metric), a minus b.
+# Seed-by-seed comparisons: (key, run a, run b, metric, the statistics quoted), a minus b.
 COMPARISONS = [
-    ("w100_vs_w0", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss"),
-    ("w200_vs_w100", "c8_postln_lr1e-3_warmup200", "c8_postln_lr1e-3_warmup100", "final_val_loss"),
-    ("w25_vs_w100", "c8_postln_lr1e-3_warmup25", "c8_postln_lr1e-3_warmup100", "final_val_loss"),
-    ("pre_vs_post_w100", "c8_preln_lr1e-3_nowarmup", "c8_postln_lr1e-3_warmup100", "final_val_loss"),
-    ("L12_post_w100_vs_w0", "c8_postln_L12_lr1e-3_warmup100", "c8_postln_L12_lr1e-3_nowarmup", "final_val_loss"),
-    ("L12_pre_w100_vs_w0", "c8_preln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup", "final_val_loss"),
-    ("L12_post_w100_vs_pre_w0", "c8_postln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup", "final_val_loss"),
+    ("w100_vs_w0", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss", ("max", "range")),
+    ("w25_vs_w100", "c8_postln_lr1e-3_warmup25", "c8_postln_lr1e-3_warmup100", "final_val_loss", ("min", "range")),
+    ("L12_pre_w100_vs_w0", "c8_preln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup", "final_val_loss",
+     ("max", "range")),
+    ("L12_post_w100_vs_pre_w0", "c8_postln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup", "final_val_loss",
+     ("min", "max")),
 ]
 
 
@@ -67,7 +67,7 @@ def init_run(placement: str, layers: int) -> str:
 def add_optimizer(reg: Scope, inputs) -> None:
     base = inputs.experiments.base
     src = f"{EXPERIMENTS} (base)"
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     reg.add("left_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
             computed(WORDS("left_margin"), "course/common/measured.py (LEFT_UNIGRAM_MARGIN)"))
     reg.add("beta1", base.beta1, fixed(base.beta1, 2), computed("beta1", src))
@@ -82,11 +82,10 @@ def add_optimizer(reg: Scope, inputs) -> None:
     reg.add("adam.nobc_step1", ours, fixed(ours, 3),
             computed(WORDS("adam.nobc_step1"), src, FORMULAS))
     cited = {c.key: c.value for c in inputs.citations.numbers}
-    for name, key in (("adam_default", "kingma.beta2"), ("vaswani", "vaswani.beta2")):
-        b2 = cited[key]
-        x = f.first_step_without_bias_correction(base.beta1, b2)
-        reg.add(f"adam.nobc_step1.{name}", x, fixed(x, 3),
-                computed(WORDS("adam.nobc_step1.cited", beta1=base.beta1, key=key), "data/citations.json", FORMULAS))
+    key = "kingma.beta2"   # Adam's default β2
+    x = f.first_step_without_bias_correction(base.beta1, cited[key])
+    reg.add("adam.nobc_step1.adam_default", x, fixed(x, 3),
+            computed(WORDS("adam.nobc_step1.cited", beta1=base.beta1, key=key), "data/citations.json", FORMULAS))
     peak = max(f.bias_correction_ratio(t, base.beta1, base.beta2) for t in range(1, steps + 1))
     reg.add("adam.nobc_peak", peak, fixed(peak, 2),
             computed(WORDS("adam.nobc_peak"), src, FORMULAS))
@@ -112,17 +111,18 @@ def add_scalings(reg: Scope, inputs) -> None:
     exps = inputs.experiments
     lr = exps.config("c8_postln_lr1e-3_warmup100").lr
     src = f"{EXPERIMENTS} (base, c8 runs)"
-    for layers in (base.n_layer, exps.config("c8_postln_L12_lr1e-3_warmup100").n_layer):
+    deep = exps.config("c8_postln_L12_lr1e-3_warmup100").n_layer
+    for layers in (base.n_layer, deep):
         s = base.init_std / math.sqrt(2 * layers)
-        reg.add(f"write_std.L{layers}", s, fixed(s, 5), computed("init_std / √(2 · n_layer)", src))
         x = f.relative_step(lr, s)
         reg.add(f"rel_step.write.L{layers}", x, percent(x, 0),
                 computed(WORDS("rel_step.write"), src, FORMULAS))
-        a, b = f.deepnorm_alpha(layers), f.deepnorm_beta(layers)
-        reg.add(f"deepnorm.alpha.L{layers}", a, fixed(a, 2), computed("(2N)^{1/4}", src, FORMULAS))
-        reg.add(f"deepnorm.beta.L{layers}", b, fixed(b, 2), computed("(8N)^{−1/4}", src, FORMULAS))
-    x = f.relative_step(lr, base.init_std)
-    reg.add("rel_step.weight", x, percent(x, 0), computed(WORDS("rel_step.weight"), src, FORMULAS))
+    # the deep stack's write scale, and DeepNorm's constants for it
+    s = base.init_std / math.sqrt(2 * deep)
+    reg.add(f"write_std.L{deep}", s, fixed(s, 5), computed("init_std / √(2 · n_layer)", src))
+    a, b = f.deepnorm_alpha(deep), f.deepnorm_beta(deep)
+    reg.add(f"deepnorm.alpha.L{deep}", a, fixed(a, 2), computed("(2N)^{1/4}", src, FORMULAS))
+    reg.add(f"deepnorm.beta.L{deep}", b, fixed(b, 2), computed("(8N)^{−1/4}", src, FORMULAS))
     lo, hi = min(DEPTHS), max(DEPTHS)
     x = f.xiong_preln_depth_factor(lo, hi)
     reg.add("xiong.preln_factor", x, fixed(x, 2), computed(WORDS("xiong.preln_factor", lo=lo, hi=hi), FORMULAS))
@@ -144,7 +144,6 @@ def add_explorer(reg: Scope, inputs) -> None:
     setting = WORDS("explorer.setting", seed=spec.seed, params=spec.params)
     steps = base.max_steps
     reg.add("explorer.window", spec.window, integer(spec.window), computed(WORDS("explorer.window"), TWINS))
-    reg.add("explorer.params", spec.params, integer(spec.params), computed(WORDS("explorer.params"), TWINS))
     reg.add("explorer.default_warmup", spec.default_warmup, integer(spec.default_warmup),
             computed(WORDS("explorer.default_warmup"), TWINS))
     draws = tw.explorer_draws(spec, steps)
@@ -152,20 +151,12 @@ def add_explorer(reg: Scope, inputs) -> None:
     e = tw.explore(spec, steps, base.beta1, base.beta2, spec.default_warmup, "cosine", spec.default_scale,
                    spec.default_signal, draws)
     e0 = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale, spec.default_signal, draws)
-    for name, x, text in (("step1", e.step1, lambda v: fixed(v, 4)), ("step1_nobc", e.step1_nobc, lambda v: fixed(v, 4)),
-                          ("travel", e.travel, lambda v: significant(v, 3)),
-                          ("travel_nowarmup", e.travel_nowarmup, lambda v: significant(v, 3))):
-        what = WORDS(f"explorer.what.{name}", window=spec.window)
-        reg.add(f"explorer.{name}", x, text(x), computed(WORDS("explorer.in_peak_lr", what=what, at=at), where))
+    what = WORDS("explorer.what.step1", window=spec.window)
+    reg.add("explorer.step1", e.step1, fixed(e.step1, 4), computed(WORDS("explorer.in_peak_lr", what=what, at=at), where))
     reg.add("explorer.travel_ratio", e.travel_ratio, percent(e.travel_ratio, 0),
             computed(WORDS("explorer.travel_ratio", at=at), where))
     reg.add("explorer.step1_nowarmup", e0.step1, fixed(e0.step1, 3),
             computed(WORDS("explorer.step1_nowarmup", at=at), where))
-    reg.add("explorer.step2_nowarmup", e0.adam[1], fixed(e0.adam[1], 2),
-            computed(WORDS("explorer.step2_nowarmup", at=at), where))
-    late = e0.adam[spec.window - 1]
-    reg.add("explorer.step_window_nowarmup", late, fixed(late, 2),
-            computed(WORDS("explorer.step_window_nowarmup", window=spec.window, at=at), where))
     # the gradient's scale drops out: the same read-out a thousand times smaller
     small = tw.explore(spec, steps, base.beta1, base.beta2, 0, "cosine", spec.default_scale - 3,
                        spec.default_signal, draws)
@@ -190,45 +181,55 @@ def add_depth(reg: Scope, inputs) -> None:
     reg.add("sim.depth_lo", lo, integer(lo), computed(WORDS("sim.depth_lo"), TWINS))
     reg.add("sim.depth_hi", hi, integer(hi), computed(WORDS("sim.depth_hi"), TWINS))
     reg.add("sim.default_layers", spec.default_layers, integer(spec.default_layers), computed(WORDS("sim.default_layers"), TWINS))
-    reg.add("sim.width", spec.width, integer(spec.width), computed(WORDS("sim.width"), TWINS))
     x = f.xiong_preln_depth_factor(lo, hi)
     reg.add("sim.xiong_factor", x, fixed(x, 2), computed(f"√({lo}/{hi})", FORMULAS))
     blo, bhi = f.xiong_preln_stream_rms_bounds(hi)
     reg.add("sim.lemma_rms_lo", blo, fixed(blo, 1), computed(WORDS("sim.lemma_rms_lo", hi=hi), FORMULAS))
     reg.add("sim.lemma_rms_hi", bhi, fixed(bhi, 1), computed(WORDS("sim.lemma_rms_hi", hi=hi), FORMULAS))
     i = spec.depths.index(spec.default_layers)
-    for name, preset, scale in (("xavier", presets["xavier"], False), ("ours", presets["ours"], True),
-                                ("ours_unscaled", presets["ours"], False)):
+    # what the page quotes of each init's curves: Xavier's (unscaled) against our scaled init
+    quoted = {"xavier": ("post.depth_ratio", "pre.depth_ratio", "pre_rms_hi", "pre_matched_depth_ratio"),
+              "ours": ("pre.depth_ratio", "pre_over_post")}
+    for name, preset, scale in (("xavier", presets["xavier"], False), ("ours", presets["ours"], True)):
         c = tw.depth_curve(spec, z, preset, scale, base.norm_eps)
         at = WORDS("depth.at.scaled" if scale else "depth.at", init=name, setting=setting)
-        for pl, ys in (("post", c.post), ("pre", c.pre)):
-            r = ys[-1] / ys[0]
-            reg.add(f"sim.{name}.{pl}.depth_ratio", r, fixed(r, 2),
-                    computed(WORDS("sim.depth_ratio", hi=hi, lo=lo, at=at), where))
-        r = c.pre[i] / c.post[i]
-        reg.add(f"sim.{name}.pre_over_post", r, significant(r, 2),
-                computed(WORDS("sim.pre_over_post", default_layers=spec.default_layers, at=at), where))
-        reg.add(f"sim.{name}.pre_rms_hi", c.pre_rms[-1], significant(c.pre_rms[-1], 2),
-                computed(WORDS("sim.pre_rms_hi", hi=hi, at=at), where))
-        reg.add(f"sim.{name}.pre_rms_lo", c.pre_rms[0], significant(c.pre_rms[0], 2),
-                computed(WORDS("sim.pre_rms_lo", lo=lo, at=at), where))
+        post, pre = c.post[-1] / c.post[0], c.pre[-1] / c.pre[0]
+        over = c.pre[i] / c.post[i]
         matched = (c.pre[-1] * c.pre_rms[-1]) / (c.pre[0] * c.pre_rms[0])
-        reg.add(f"sim.{name}.pre_matched_depth_ratio", matched, fixed(matched, 2),
-                computed(WORDS("sim.pre_matched_depth_ratio", hi=hi, lo=lo, at=at), where))
-    reg.add("sim.ours.weight_std", presets["ours"].weight_std, fixed(presets["ours"].weight_std, 3),
-            computed(WORDS("sim.ours.weight_std"), f"{EXPERIMENTS} (base)", TWINS))
-    reg.add("sim.ours.input_std", presets["ours"].input_std, fixed(presets["ours"].input_std, 3),
-            computed(WORDS("sim.ours.input_std"), f"{EXPERIMENTS} (base)", TWINS))
+        readouts = {   # read-out → (value, text, formula)
+            "post.depth_ratio": (post, fixed(post, 2), WORDS("sim.depth_ratio", hi=hi, lo=lo, at=at)),
+            "pre.depth_ratio": (pre, fixed(pre, 2), WORDS("sim.depth_ratio", hi=hi, lo=lo, at=at)),
+            "pre_over_post": (over, significant(over, 2),
+                              WORDS("sim.pre_over_post", default_layers=spec.default_layers, at=at)),
+            "pre_rms_hi": (c.pre_rms[-1], significant(c.pre_rms[-1], 2), WORDS("sim.pre_rms_hi", hi=hi, at=at)),
+            "pre_matched_depth_ratio": (matched, fixed(matched, 2),
+                                        WORDS("sim.pre_matched_depth_ratio", hi=hi, lo=lo, at=at)),
+        }
+        for readout in quoted[name]:
+            value, text, formula = readouts[readout]
+            reg.add(f"sim.{name}.{readout}", value, text, computed(formula, where))
 
 
 # ---------------------------------------------------------------- measured: the init-only depth probes
+
+
+# What the notes quote of the probes: (placement, depth) → read-out → the statistics over seeds
+PROBES_QUOTED = {("preln", 2): {"rms": ("range",)},
+                 ("preln", 12): {"rms": ("range",), "top_over_bottom": ("max", "range")},
+                 ("postln", 12): {"top_over_bottom": ("max", "range")}}
+# and placement → how a read-out changes from the shallowest stack to the deepest → the statistics
+DEPTH_QUOTED = {"postln": {"depth_ratio": ("min", "max", "range")},
+                "preln": {"depth_ratio": ("min", "max", "range")},
+                "preln_unscaled": {"depth_ratio": ("max", "range"), "matched_depth_ratio": ("min",),
+                                   "rms_growth": ("min", "range")}}
 
 
 def add_probes(reg: Scope, results: Results) -> None:
     """For every placement and depth: the last block's FFN-output gradient (Xiong et al.'s W²), the RMS of
     the stream its last norm reads, their product (the gradient at matched stream scale: the final
     norm's 1/RMS taken out), and the top block's gradient over the bottom block's. Then, seed by seed,
-    how the first changes from the shallowest to the deepest stack, and how the placements compare."""
+    how the first changes from the shallowest to the deepest stack, and how the placements compare. Only
+    what PROBES_QUOTED and DEPTH_QUOTED name becomes a number."""
     lo, hi = min(DEPTHS), max(DEPTHS)
     per = {}
     for p in PLACEMENTS:
@@ -242,20 +243,19 @@ def add_probes(reg: Scope, results: Results) -> None:
             rms = [r.init.stream_rms[-1] for r in rs]
             per[(p, L)] = {"seeds": [r.config.seed for r in rs], "w2": w2, "rms": rms,
                            "matched": [a * b for a, b in zip(w2, rms)], "prov": prov}
-            k = f"init.{p}.L{L}"
-            spread_keys(reg, f"{k}.w2", w2, lambda x: significant(x, 3), prov)
-            spread_keys(reg, f"{k}.rms", rms, lambda x: significant(x, 3), prov)
-            spread_keys(reg, f"{k}.matched", per[(p, L)]["matched"], lambda x: significant(x, 3), prov)
-            spread_keys(reg, f"{k}.top_over_bottom",
-                        [r.init.block_grad_norm[-1] / r.init.block_grad_norm[0] for r in rs],
-                        lambda x: fixed(x, 2), prov)
+            readouts = {"rms": (rms, lambda x: significant(x, 3)),
+                        "top_over_bottom": ([r.init.block_grad_norm[-1] / r.init.block_grad_norm[0] for r in rs],
+                                            lambda x: fixed(x, 2))}
+            for readout, stats in PROBES_QUOTED.get((p, L), {}).items():
+                values, text = readouts[readout]
+                spread_keys(reg, f"init.{p}.L{L}.{readout}", values, text, prov, *stats)
         a, b = per.get((p, lo)), per.get((p, hi))
         if a and b and a["seeds"] == b["seeds"]:
             prov = provenance(results.runs[init_run(p, hi)], WORDS("init.probes", runs=f"{init_run(p, hi)} / {init_run(p, lo)}"))
-            spread_keys(reg, f"init.{p}.depth_ratio", [y / x for x, y in zip(a["w2"], b["w2"])], lambda x: fixed(x, 2), prov)
-            spread_keys(reg, f"init.{p}.rms_growth", [y / x for x, y in zip(a["rms"], b["rms"])], lambda x: fixed(x, 2), prov)
-            spread_keys(reg, f"init.{p}.matched_depth_ratio", [y / x for x, y in zip(a["matched"], b["matched"])],
-                        lambda x: fixed(x, 2), prov)
+            for readout, stats in DEPTH_QUOTED.get(p, {}).items():
+                of = {"depth_ratio": "w2", "rms_growth": "rms", "matched_depth_ratio": "matched"}[readout]
+                spread_keys(reg, f"init.{p}.{readout}", [y / x for x, y in zip(a[of], b[of])], lambda x: fixed(x, 2),
+                            prov, *stats)
     # the two placements at each depth, scaled init (our model's), seed by seed
     raw, matched, prov = [], [], None
     for L in DEPTHS:
@@ -267,8 +267,8 @@ def add_probes(reg: Scope, results: Results) -> None:
         matched += [b / a for a, b in zip(post["matched"], pre["matched"])]
         prov = provenance(results.runs[init_run("preln", L)], WORDS("init.probes", runs="c8_init_preln_L* / c8_init_postln_L*"))
     if raw:
-        spread_keys(reg, "init.pre_over_post.raw", raw, lambda x: significant(x, 2), prov)
-        spread_keys(reg, "init.pre_over_post.matched", matched, lambda x: fixed(x, 2), prov)
+        spread_keys(reg, "init.pre_over_post.raw", raw, lambda x: significant(x, 2), prov, "min", "range")
+        spread_keys(reg, "init.pre_over_post.matched", matched, lambda x: fixed(x, 2), prov, "min", "max", "range")
 
 
 # ---------------------------------------------------------------- measured: training
@@ -288,35 +288,106 @@ def plateau_end(r) -> int:
                default=0)
 
 
+@dataclass(frozen=True)
+class Quoted:
+    """What the page and its notes quote of one trained run (nothing else of it is computed)."""
+    counts: tuple[str, ...] = ()   # left.RUN, stalled.RUN: how many seeds clearly left the unigram loss, or stalled
+    readouts: dict[str, tuple[str, ...]] = field(default_factory=dict)   # READOUT.RUN: the statistics over seeds
+    trace: dict[str, tuple[str, ...]] = field(default_factory=dict)      # trace.RUN.READOUT (TRACE_READOUTS)
+    trace_facts: tuple[str, ...] = ()   # trace.RUN.steps, .block_parameters, .predicted_step1, .off_plateau and
+                                        # .on_plateau ("plateau_counts"), .longest_plateau.* ("longest_plateau")
+
+
+QUOTED = {
+    "c4_postln": Quoted(counts=("stalled",), readouts={"above_unigram": ("range",)}),
+    "c4_postln_nowarmup_lr1e-2": Quoted(counts=("stalled",)),
+    "c4_preln_nowarmup_lr1e-2": Quoted(counts=("left",), readouts={"best_below_unigram": ("range",)}),
+    "c8_postln_lr1e-3_nowarmup": Quoted(
+        counts=("left", "stalled"), readouts={"left_step": ("min", "range")},
+        trace={"step1": ("range",), "step1_per_lr": ("min", "max", "range"), "travel": ("min", "range"),
+               "grad_step1": ("max", "range"), "lower_over_upper.tail": ("max",),
+               "bottom_over_top.min.left": ("mean", "max"), "bottom_over_top.tail.stalled": ("min", "max", "range"),
+               "bottom_update_over_top.tail.stalled": ("min", "range"), "bottom_grad_rms.tail.stalled": ("min", "range"),
+               "sliver_from.stalled": ("min", "max", "range")},
+        trace_facts=("steps", "predicted_step1")),
+    "c8_postln_lr1e-3_warmup25": Quoted(readouts={"best_below_unigram": ("min", "max", "range"), "plateau_end": ("max",)},
+                                        trace_facts=("steps", "longest_plateau")),
+    "c8_postln_lr1e-3_warmup100": Quoted(
+        counts=("left",), readouts={"best_below_unigram": ("min",), "left_step": ("range",)},
+        trace={"step1": ("range",), "travel": ("max", "range"), "bottom_over_top.min": ("min",),
+               "bottom_over_top.tail": ("min", "range"), "lower_over_upper.tail.off_plateau": ("min", "range"),
+               "lower_over_upper.tail.on_plateau": ("max",), "below_unigram.trace_end.off_plateau": ("range",)},
+        trace_facts=("steps", "plateau_counts")),
+    "c8_postln_lr1e-3_warmup200": Quoted(counts=("left",), trace={"lower_over_upper.tail": ("max",)}),
+    "c8_preln_lr1e-3_nowarmup": Quoted(
+        counts=("left",), readouts={"best_below_unigram": ("min",), "grad_max": ("min", "range")},
+        trace={"step1": ("range",), "step1_per_lr": ("min", "max", "range"), "grad_step1": ("min", "range"),
+               "bottom_over_top.min": ("min",)}),
+    "c8_postln_L12_lr1e-3_nowarmup": Quoted(
+        counts=("stalled",),
+        trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",), "bottom_over_top.tail": ("max", "range"),
+               "bottom_update_over_top.tail": ("max", "range"), "bottom_update_over_decay.tail": ("min", "max", "range"),
+               "bottom_grad_rms.tail": ("range",), "eps_over_bottom_grad_rms.tail": ("min",), "sliver_from": ("max",),
+               "init.embed_rms": ("range",), "init.block_rms": ("range",)},
+        trace_facts=("block_parameters",)),
+    "c8_postln_L12_lr1e-3_warmup100": Quoted(
+        counts=("left",), readouts={"left_step": ("min", "range")},
+        trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",),
+               "bottom_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "range")},
+        trace_facts=("steps",)),
+    "c8_preln_L12_lr1e-3_nowarmup": Quoted(
+        counts=("left",), readouts={"left_step": ("max", "range")},
+        trace={"step1_per_lr": ("min", "max", "range"), "grad_step1": ("min", "range"), "bottom_over_top.min": ("min",)}),
+    "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), trace={"bottom_over_top.min": ("min",)}),
+}
+
+
+def clearly_left(r) -> bool:
+    """A seed has clearly left the unigram loss when its best validation loss is below it by the margin and
+    the retrain margin."""
+    lo, floor = val_extremes(r)
+    return lo < floor - LEFT_UNIGRAM_MARGIN - MARGIN_LOSS
+
+
+def clearly_stalled(r) -> bool:
+    """A seed has clearly stalled when its best validation loss stays above the margin less the retrain margin."""
+    lo, floor = val_extremes(r)
+    return lo > floor - LEFT_UNIGRAM_MARGIN + MARGIN_LOSS
+
+
+# A trained run's read-outs over its seeds, READOUT.RUN: (values over the seeds, text)
+READOUTS = {
+    # how far above the unigram loss it ends, and how far below it its best validation loss gets
+    "above_unigram": (lambda rs: [r.metrics.final_val_loss - r.corpus.unigram_floor if r.metrics.final_val_loss is not None
+                                  else "diverged" for r in rs], lambda x: fixed(x, 3)),
+    "best_below_unigram": (lambda rs: [floor - lo for lo, floor in map(val_extremes, rs)], lambda x: fixed(x, 3)),
+    # the seeds that clearly left: the first validation step at which each is clearly below the line
+    "left_step": (lambda rs: [left_unigram_step(r) for r in rs if clearly_left(r)], integer),
+    # the last validation step at which a seed is still on the unigram loss (not yet clearly below it);
+    # defined for every seed, so it does not hang on which seeds count as having left
+    "plateau_end": (lambda rs: [plateau_end(r) for r in rs], integer),
+    # the largest gradient norm before clipping over the whole run (what clipping acts on)
+    "grad_max": (lambda rs: [max(g for g in r.curves.grad_norm if g is not None) for r in rs], lambda x: significant(x, 2)),
+}
+
+
 def add_training(reg: Scope, results: Results) -> None:
-    for run in TRAINED:
+    for run, quoted in QUOTED.items():
         if run not in results.runs:
             continue
         rs = results.runs[run]
         prov = provenance(rs, run)
-        # a seed has clearly left the unigram loss when its best validation loss is below it by the margin
-        # and the retrain margin; it has clearly stalled when its best stays above the margin less that
-        left = sum(lo < floor - LEFT_UNIGRAM_MARGIN - MARGIN_LOSS for lo, floor in map(val_extremes, rs))
-        stalled = sum(lo > floor - LEFT_UNIGRAM_MARGIN + MARGIN_LOSS for lo, floor in map(val_extremes, rs))
-        reg.add(f"left.{run}", left, integer(left), prov)
-        reg.add(f"stalled.{run}", stalled, integer(stalled), prov)
-        finals = [r.metrics.final_val_loss - r.corpus.unigram_floor if r.metrics.final_val_loss is not None
-                  else "diverged" for r in rs]
-        spread_keys(reg, f"above_unigram.{run}", finals, lambda x: fixed(x, 3), prov)
-        spread_keys(reg, f"best_below_unigram.{run}", [floor - lo for lo, floor in map(val_extremes, rs)],
-                    lambda x: fixed(x, 3), prov)
-        # the seeds that clearly left: the first validation step at which each is clearly below the line
-        lefts = [r for r in rs if val_extremes(r)[0] < val_extremes(r)[1] - LEFT_UNIGRAM_MARGIN - MARGIN_LOSS]
-        if lefts:
-            spread_keys(reg, f"left_step.{run}", [left_unigram_step(r) for r in lefts], integer, prov)
-        # the last validation step at which a seed is still on the unigram loss (not yet clearly below it);
-        # defined for every seed, so it does not hang on which seeds count as having left
-        spread_keys(reg, f"plateau_end.{run}", [plateau_end(r) for r in rs], integer, prov)
-        # the largest gradient norm before clipping over the whole run (what clipping acts on)
-        spread_keys(reg, f"grad_max.{run}", [max(g for g in r.curves.grad_norm if g is not None) for r in rs],
-                    lambda x: significant(x, 2), prov)
-        if all(r.trace is not None and r.trace.update_norm for r in rs):
-            add_trace(reg, run, rs, prov)
+        for name, test in (("left", clearly_left), ("stalled", clearly_stalled)):
+            if name in quoted.counts:
+                n = sum(map(test, rs))
+                reg.add(f"{name}.{run}", n, integer(n), prov)
+        for readout, stats in quoted.readouts.items():
+            values_of, text = READOUTS[readout]
+            values = values_of(rs)
+            if values:   # (no seed left: no left_step)
+                spread_keys(reg, f"{readout}.{run}", values, text, prov, *stats)
+        if (quoted.trace or quoted.trace_facts) and all(r.trace is not None and r.trace.update_norm for r in rs):
+            add_trace(reg, run, rs, prov, quoted)
     # Pre-Norm's lowest bottom/top ratio over every traced Pre-Norm run (each seed, the whole trace)
     reg.add("trace.tail", TAIL, integer(TAIL),
             computed(WORDS("trace.tail"), NUMBERS))
@@ -348,11 +419,9 @@ def add_training(reg: Scope, results: Results) -> None:
                 n = sum(map(test, rs))
                 reg.add(f"trace.postln.{name}", n, integer(n), prov_post)
             reg.add("trace.postln.seeds", len(rs), integer(len(rs)), prov_post)
-            reg.add("trace.postln.runs", len(post), integer(len(post)),
-                    computed(WORDS("trace.postln.runs"), EXPERIMENTS))
-    for key, a, b, metric in COMPARISONS:
+    for key, a, b, metric, stats in COMPARISONS:
         if a in results.runs and b in results.runs and results.seeds(a) == results.seeds(b):
-            compare(reg, f"compare.{key}.{metric}", results, a, b, metric)
+            compare(reg, f"compare.{key}.{metric}", results, a, b, metric, *stats)
 
 
 def tail_steps(r) -> range:
@@ -432,106 +501,126 @@ def bottom_update_over_decay(r) -> float:
                             for i in tail_steps(r))
 
 
-def add_trace(reg: Scope, run: str, rs, prov) -> None:
-    """What the first traced updates did: the size of the first update (whole model, and per parameter,
-    which bias-corrected Adam makes ≈ lr), how far the parameters travelled over the first 50 updates,
-    and how the bottom block's gradient compares with the top block's by the end of the trace."""
-    k = f"trace.{run}"
-    window = tw.EXPLORER.window
-    spread_keys(reg, f"{k}.step1", [r.trace.update_norm[0] for r in rs], lambda x: significant(x, 3), prov)
-    spread_keys(reg, f"{k}.step1_per_lr", [r.trace.update_norm[0] / (r.curves.lr[0] * math.sqrt(r.parameters))
-                                           for r in rs], lambda x: fixed(x, 3), prov)
-    spread_keys(reg, f"{k}.travel", [sum(r.trace.update_norm[:window]) for r in rs], lambda x: significant(x, 3), prov)
-    spread_keys(reg, f"{k}.grad_step1", [r.curves.grad_norm[0] for r in rs], lambda x: significant(x, 2), prov)
+def bottom_over_top(r, i: int) -> float:
+    """The bottom block's gradient norm over the top block's at traced update i."""
+    g = r.trace.block_grad_norm[i]
+    return g[0] / g[-1]
 
-    def ratio(r, i):
-        g = r.trace.block_grad_norm[i]
-        return g[0] / g[-1]
-    spread_keys(reg, f"{k}.bottom_over_top.end", [ratio(r, -1) for r in rs], lambda x: significant(x, 2), prov)
-    spread_keys(reg, f"{k}.bottom_over_top.min", [min(ratio(r, i) for i in range(len(r.trace.step))) for r in rs],
-                lambda x: significant(x, 2), prov)
-    # every block, not only the two ends, over the last TAIL traced updates (a geometric mean per block, so
-    # that one update's spike does not decide): the largest ratio of a block's norm to the norm of the block
-    # above it (under 1: each block receives less than the one above it) and the bottom block's norm over the
-    # largest of the others' (over 1: the bottom block receives the most); at the first update, how far apart
-    # the blocks' norms lie (largest over smallest)
-    spread_keys(reg, f"{k}.lower_over_upper.tail", [lower_over_upper(tail_grads(r)) for r in rs],
-                lambda x: significant(x, 2), prov)
-    spread_keys(reg, f"{k}.bottom_over_others.tail", [bottom_over_others(tail_grads(r)) for r in rs],
-                lambda x: significant(x, 2), prov)
-    spread_keys(reg, f"{k}.block_spread.first", [max(g) / min(g) for g in (r.trace.block_grad_norm[0] for r in rs)],
-                lambda x: fixed(x, 2), prov)
-    # the first traced update from which the ratio stays below SLIVER, less the margin of a ratio of two
-    # measured norms, to the end of the trace (one past the trace when it ends above it): where the bottom
-    # block is left almost no gradient for good
-    def sliver_from(r):
-        above = [s for i, s in enumerate(r.trace.step) if ratio(r, i) >= SLIVER / (1 + 2 * MARGIN_OTHER)]
-        return max(above) + 1 if above else r.trace.step[0]
-    spread_keys(reg, f"{k}.sliver_from", [sliver_from(r) for r in rs], integer, prov)
-    # the same two read-outs over the seeds that stalled and over those that left, where a run has both
-    # the same ratio on the geometric means of the last TAIL updates (one update's spike does not decide)
-    spread_keys(reg, f"{k}.bottom_over_top.tail", [bottom_over_top_tail(r) for r in rs], lambda x: significant(x, 2), prov)
-    for name, sign in (("stalled", 1), ("left", -1)):
-        sub = [r for r in rs if sign * (val_extremes(r)[0] - val_extremes(r)[1] + LEFT_UNIGRAM_MARGIN) > MARGIN_LOSS]
-        if sub and len(sub) < len(rs):
-            spread_keys(reg, f"{k}.bottom_over_top.end.{name}", [ratio(r, -1) for r in sub], lambda x: significant(x, 2), prov)
-            spread_keys(reg, f"{k}.bottom_over_top.tail.{name}", [bottom_over_top_tail(r) for r in sub],
-                        lambda x: significant(x, 2), prov)
-            spread_keys(reg, f"{k}.sliver_from.{name}", [sliver_from(r) for r in sub], integer, prov)
-            spread_keys(reg, f"{k}.bottom_grad_rms.tail.{name}", [bottom_grad_rms_tail(r) for r in sub], scientific2, prov)
-            spread_keys(reg, f"{k}.bottom_over_top.min.{name}",
-                        [min(ratio(r, i) for i in range(len(r.trace.step))) for r in sub], lambda x: significant(x, 2), prov)
-            spread_keys(reg, f"{k}.bottom_update_over_top.tail.{name}", [bottom_update_over_top(r) for r in sub],
-                        lambda x: significant(x, 2), prov)
-    # how far the bottom block moves, over the same last updates: against the top block, and against what
-    # AdamW's decoupled weight decay alone would move it (a gradient too small to matter leaves about 1)
-    spread_keys(reg, f"{k}.bottom_update_over_top.tail", [bottom_update_over_top(r) for r in rs],
-                lambda x: significant(x, 2), prov)
-    spread_keys(reg, f"{k}.bottom_update_over_decay.tail", [bottom_update_over_decay(r) for r in rs],
-                lambda x: significant(x, 2), prov)
+
+def sliver_from(r) -> int:
+    """The first traced update from which the bottom/top ratio stays below SLIVER, less the margin of a ratio of
+    two measured norms, to the end of the trace (one past the trace when it ends above it): where the bottom
+    block is left almost no gradient for good."""
+    above = [s for i, s in enumerate(r.trace.step) if bottom_over_top(r, i) >= SLIVER / (1 + 2 * MARGIN_OTHER)]
+    return max(above) + 1 if above else r.trace.step[0]
+
+
+# A traced run's read-outs over its seeds, trace.RUN.READOUT: (values over the seeds, text). The last TAIL traced
+# updates are read as a geometric mean per block, so that one update's spike does not decide.
+TRACE_READOUTS = {
+    # the size of the first update (whole model, and per parameter, which bias-corrected Adam makes ≈ lr), how
+    # far the parameters travelled over the explorer's first window of updates, the first gradient norm
+    "step1": (lambda rs: [r.trace.update_norm[0] for r in rs], lambda x: significant(x, 3)),
+    "step1_per_lr": (lambda rs: [r.trace.update_norm[0] / (r.curves.lr[0] * math.sqrt(r.parameters)) for r in rs],
+                     lambda x: fixed(x, 3)),
+    "travel": (lambda rs: [sum(r.trace.update_norm[:tw.EXPLORER.window]) for r in rs], lambda x: significant(x, 3)),
+    "grad_step1": (lambda rs: [r.curves.grad_norm[0] for r in rs], lambda x: significant(x, 2)),
+    # the bottom block's gradient against the top block's: its lowest over the trace, and over the last updates
+    "bottom_over_top.min": (lambda rs: [min(bottom_over_top(r, i) for i in range(len(r.trace.step))) for r in rs],
+                            lambda x: significant(x, 2)),
+    "bottom_over_top.tail": (lambda rs: [bottom_over_top_tail(r) for r in rs], lambda x: significant(x, 2)),
+    # every block, not only the two ends: the largest ratio of a block's norm to the norm of the block above it
+    # (under 1: each block receives less than the one above it); at the first update, how far apart the
+    # blocks' norms lie (largest over smallest)
+    "lower_over_upper.tail": (lambda rs: [lower_over_upper(tail_grads(r)) for r in rs], lambda x: significant(x, 2)),
+    "block_spread.first": (lambda rs: [max(g) / min(g) for g in (r.trace.block_grad_norm[0] for r in rs)],
+                           lambda x: fixed(x, 2)),
+    "sliver_from": (lambda rs: [sliver_from(r) for r in rs], integer),
+    # how far the bottom block moves, over the last updates: against the top block, and against what AdamW's
+    # decoupled weight decay alone would move it (a gradient too small to matter leaves about 1)
+    "bottom_update_over_top.tail": (lambda rs: [bottom_update_over_top(r) for r in rs], lambda x: significant(x, 2)),
+    "bottom_update_over_decay.tail": (lambda rs: [bottom_update_over_decay(r) for r in rs], lambda x: significant(x, 2)),
     # the bottom block's gradient per parameter (an RMS), to set beside Adam's ε
-    spread_keys(reg, f"{k}.bottom_grad_rms.tail", [bottom_grad_rms_tail(r) for r in rs], scientific2, prov)
-    spread_keys(reg, f"{k}.eps_over_bottom_grad_rms.tail", [tw.EXPLORER.eps / bottom_grad_rms_tail(r) for r in rs],
-                lambda x: significant(x, 2), prov)
-    # which seeds are off the plateau (clearly below the unigram loss) at the trace's last update, which
-    # clearly still on it, and how the blocks fall (largest lower/upper ratio) in each group
-    if all(below_unigram_at_trace_end(r) is not None for r in rs):
-        off = [r for r in rs if off_plateau_at_trace_end(r)]
-        on = [r for r in rs if on_plateau_at_trace_end(r)]
-        reg.add(f"{k}.off_plateau", len(off), integer(len(off)), prov)
-        reg.add(f"{k}.on_plateau", len(on), integer(len(on)), prov)
-        for name, sub in (("off_plateau", off), ("on_plateau", on)):
-            if sub:
-                spread_keys(reg, f"{k}.lower_over_upper.tail.{name}", [lower_over_upper(tail_grads(r)) for r in sub],
-                            lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2), prov)
-                spread_keys(reg, f"{k}.below_unigram.trace_end.{name}", [below_unigram_at_trace_end(r) for r in sub],
-                            lambda x: fixed(x, 3), prov)
-    # the seed that stays on the unigram loss longest (ties: the one with the smallest end ratio, so that
-    # a note claiming a large ratio there is not carried by the kinder seed): its plateau and its ratio
-    ends = [(plateau_end(r), -ratio(r, -1), r) for r in rs]
-    _, _, longest = max(ends, key=lambda e: (e[0], e[1]))
-    one = provenance([longest], run)
-    lp = f"{k}.longest_plateau"
-    reg.add(f"{lp}.seed", longest.config.seed, str(longest.config.seed), one)
-    reg.add(f"{lp}.plateau_end", plateau_end(longest), integer(plateau_end(longest)), one)
-    end = ratio(longest, -1)
-    reg.add(f"{lp}.bottom_over_top.end", end, significant(end, 2), one)
-    low = min(ratio(longest, i) for i in range(len(longest.trace.step)))
-    reg.add(f"{lp}.bottom_over_top.min", low, significant(low, 2), one)
-    last = min(ratio(longest, i) for i in range(len(longest.trace.step) - LAST, len(longest.trace.step)))
-    reg.add(f"{lp}.bottom_over_top.last.min", last, significant(last, 2), one)
-    # the residual stream at initialization: the raw embedding block 1 reads, and the stream after each block
-    spread_keys(reg, f"{k}.init.embed_rms", [r.init.stream_rms[0] for r in rs], lambda x: significant(x, 2), prov)
-    # (every seed's stream after every block, pooled: its range is the range over blocks and seeds)
-    spread_keys(reg, f"{k}.init.block_rms", [x for r in rs for x in r.init.stream_rms[1:]], lambda x: significant(x, 3), prov)
-    n = block_parameters(rs[0])
-    reg.add(f"{k}.block_parameters", n, integer(n),
-            computed(WORDS("block_parameters"), EXPERIMENTS))
-    steps = len(rs[0].trace.step)
-    reg.add(f"{k}.steps", steps, integer(steps), prov)
-    predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)
-    reg.add(f"{k}.predicted_step1", predicted, significant(predicted, 3),
-            computed(WORDS("predicted_step1"), EXPERIMENTS, FORMULAS))
+    "bottom_grad_rms.tail": (lambda rs: [bottom_grad_rms_tail(r) for r in rs], scientific2),
+    "eps_over_bottom_grad_rms.tail": (lambda rs: [tw.EXPLORER.eps / bottom_grad_rms_tail(r) for r in rs],
+                                      lambda x: significant(x, 2)),
+    # the residual stream at initialization: the raw embedding block 1 reads, and (every seed's stream after
+    # every block, pooled: its range is the range over blocks and seeds) the stream after each block
+    "init.embed_rms": (lambda rs: [r.init.stream_rms[0] for r in rs], lambda x: significant(x, 2)),
+    "init.block_rms": (lambda rs: [x for r in rs for x in r.init.stream_rms[1:]], lambda x: significant(x, 3)),
+    # over the seeds that stalled, or those that left, where a run has both
+    "bottom_over_top.min.left": (lambda rs: [min(bottom_over_top(r, i) for i in range(len(r.trace.step)))
+                                             for r in seeds_that("left", rs)], lambda x: significant(x, 2)),
+    "bottom_over_top.tail.stalled": (lambda rs: [bottom_over_top_tail(r) for r in seeds_that("stalled", rs)],
+                                     lambda x: significant(x, 2)),
+    "bottom_update_over_top.tail.stalled": (lambda rs: [bottom_update_over_top(r) for r in seeds_that("stalled", rs)],
+                                            lambda x: significant(x, 2)),
+    "bottom_grad_rms.tail.stalled": (lambda rs: [bottom_grad_rms_tail(r) for r in seeds_that("stalled", rs)], scientific2),
+    "sliver_from.stalled": (lambda rs: [sliver_from(r) for r in seeds_that("stalled", rs)], integer),
+    # over the seeds off the plateau (clearly below the unigram loss) at the trace's last update, and those
+    # clearly still on it: how the blocks fall, and how far below the unigram loss they are there
+    "lower_over_upper.tail.off_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("off_plateau", rs)],
+                                          lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2)),
+    "lower_over_upper.tail.on_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("on_plateau", rs)],
+                                         lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2)),
+    "below_unigram.trace_end.off_plateau": (lambda rs: [below_unigram_at_trace_end(r) for r in seeds_that("off_plateau", rs)],
+                                            lambda x: fixed(x, 3)),
+}
+
+
+def seeds_that(group: str, rs) -> list:
+    """The seeds of a run that stalled or left (only where the run has both), or that are off or on the plateau
+    at the trace's last update (only where every seed was evaluated there)."""
+    if group in ("stalled", "left"):
+        sign = 1 if group == "stalled" else -1
+        sub = [r for r in rs if sign * (val_extremes(r)[0] - val_extremes(r)[1] + LEFT_UNIGRAM_MARGIN) > MARGIN_LOSS]
+        return sub if len(sub) < len(rs) else []
+    if any(below_unigram_at_trace_end(r) is None for r in rs):
+        return []
+    return [r for r in rs if (off_plateau_at_trace_end if group == "off_plateau" else on_plateau_at_trace_end)(r)]
+
+
+def add_trace(reg: Scope, run: str, rs, prov, quoted: Quoted) -> None:
+    """What the first traced updates did, as the notes quote it (quoted.trace: TRACE_READOUTS), and the facts
+    of the trace they name (quoted.trace_facts)."""
+    k = f"trace.{run}"
+    for readout, stats in quoted.trace.items():
+        values_of, text = TRACE_READOUTS[readout]
+        values = values_of(rs)
+        if values:   # (a group of seeds the run does not have: the note that needs it fails by name)
+            spread_keys(reg, f"{k}.{readout}", values, text, prov, *stats)
+    facts = quoted.trace_facts
+    if "plateau_counts" in facts and all(below_unigram_at_trace_end(r) is not None for r in rs):
+        # how many seeds are off the plateau at the trace's last update, how many clearly still on it
+        for group in ("off_plateau", "on_plateau"):
+            n = len(seeds_that(group, rs))
+            reg.add(f"{k}.{group}", n, integer(n), prov)
+    if "longest_plateau" in facts:
+        # the seed that stays on the unigram loss longest (ties: the one with the smallest end ratio, so that
+        # a note claiming a large ratio there is not carried by the kinder seed): its plateau and its ratio
+        ends = [(plateau_end(r), -bottom_over_top(r, -1), r) for r in rs]
+        _, _, longest = max(ends, key=lambda e: (e[0], e[1]))
+        one = provenance([longest], run)
+        lp = f"{k}.longest_plateau"
+        reg.add(f"{lp}.seed", longest.config.seed, str(longest.config.seed), one)
+        reg.add(f"{lp}.plateau_end", plateau_end(longest), integer(plateau_end(longest)), one)
+        end = bottom_over_top(longest, -1)
+        reg.add(f"{lp}.bottom_over_top.end", end, significant(end, 2), one)
+        n = len(longest.trace.step)
+        low = min(bottom_over_top(longest, i) for i in range(n))
+        reg.add(f"{lp}.bottom_over_top.min", low, significant(low, 2), one)
+        last = min(bottom_over_top(longest, i) for i in range(n - LAST, n))
+        reg.add(f"{lp}.bottom_over_top.last.min", last, significant(last, 2), one)
+    if "block_parameters" in facts:
+        n = block_parameters(rs[0])
+        reg.add(f"{k}.block_parameters", n, integer(n), computed(WORDS("block_parameters"), EXPERIMENTS))
+    if "steps" in facts:
+        steps = len(rs[0].trace.step)
+        reg.add(f"{k}.steps", steps, integer(steps), prov)
+    if "predicted_step1" in facts:
+        predicted = f.first_update_norm(rs[0].curves.lr[0], rs[0].parameters)
+        reg.add(f"{k}.predicted_step1", predicted, significant(predicted, 3),
+                computed(WORDS("predicted_step1"), EXPERIMENTS, FORMULAS))
 
 
 def add_numbers(reg: Scope, inputs) -> None:

@@ -12,16 +12,24 @@
 
   // ------------------------------------------------------------ language
 
-  CW.lang = function () {
-    var l = (document.documentElement.getAttribute("lang") || "zh").toLowerCase();
-    return l.indexOf("zh") === 0 ? "zh" : "en";
+  // The page's language is the one the build wrote: on <html lang>, and on a widget's root and a figure
+  // (data-lang), each one of the project's languages (course/project.py). A label is one text per language
+  // (a widget's *.labels.json) or one text for all; a label without the page's language is an error the
+  // console names and the page shows (⟨LANG?⟩), never another language's text.
+  CW.lang = function (el) {
+    var holder = el && el.closest ? el.closest("[data-lang]") : null;
+    return (holder && holder.dataset.lang) || document.documentElement.getAttribute("lang") || "";
   };
-  // t({zh: "…", en: "…"}) → the label in the page's language
+  CW.missing = function (what, lang) {
+    console.error("course: " + what + " has no text in the page's language (" + (lang || "none") + ")");
+    return "\u27e8" + lang + "?\u27e9";
+  };
+  // t(label) → the label in the page's language
   CW.t = function (labels) {
     if (labels == null) return "";
     if (typeof labels === "string") return labels;
     var l = CW.lang();
-    return labels[l] != null ? labels[l] : labels.en;
+    return typeof labels[l] === "string" ? labels[l] : CW.missing("the label " + JSON.stringify(labels).slice(0, 160), l);
   };
   // fill("{a} of {b}", {a: 1, b: 2})
   CW.fill = function (text, values) {

@@ -33,11 +33,12 @@
   }
   function draw(el) {
     if (el.dataset.inline) return plot(el, JSON.parse(el.dataset.inline)); // a notebook's own figure
-    var name = el.dataset.figure, lang = el.dataset.lang || "zh";
+    var name = el.dataset.figure, lang = CW.lang(el);
     var url = new URL("assets/figures/" + name + ".json", siteBase());
     CW.track((cache[url] = cache[url] || fetch(url).then(function (r) { return r.json(); }))
       .then(function (fig) {
-        var f = fig[lang] || fig.en;
+        var f = fig[lang];
+        if (!f) { el.textContent = CW.missing("the figure " + name, lang); return; }
         el.setAttribute("aria-label", f.alt || f.layout.title && f.layout.title.text || name);
         return plot(el, f, name);
       }));

@@ -2,7 +2,8 @@
 // same math in the tables of contents, where the toc extension leaves a heading's formula as its source
 // text ("乘 \(1/\sqrt{N}\)"). A display formula wider than its column shrinks to fit (down to 70%, which
 // is enough on a 390 px phone), and only past that scrolls sideways in its own box, which the keyboard
-// can then reach.
+// can then reach; measured again whenever its column changes width (a window resized, a content tab shown:
+// a formula in a hidden tab has no width to measure until its tab is selected).
 (function () {
   var opts = {
     delimiters: [
@@ -12,32 +13,44 @@
     throwOnError: false,
   };
   function fit() {
-    document.querySelectorAll("div.arithmatex").forEach(function (el) {
-      var k = el.querySelector(".katex-display > .katex");
-      if (!k) return;
-      k.style.fontSize = "";
-      // the box's own scroll width counts too: the display block's margins can overflow where the formula fits
-      var room = el.clientWidth, need = Math.max(k.scrollWidth, el.scrollWidth);
-      if (need > room) k.style.fontSize = Math.max(0.7, room / need) * 100 + "%";
-      var scrolls = Math.max(k.scrollWidth, el.scrollWidth) > el.clientWidth + 1, tex = el.querySelector("annotation");
-      el.classList.toggle("math-scroll", scrolls);
-      if (scrolls) {
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "region");
-        el.setAttribute("aria-label", tex ? tex.textContent : "formula");
-      } else {
-        ["tabindex", "role", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
-      }
-    });
+    document.querySelectorAll("div.arithmatex").forEach(fitOne);
   }
+  function fitOne(el) {
+    var k = el.querySelector(".katex-display > .katex");
+    if (!k || !el.clientWidth) return;   // not rendered yet, or hidden (no width to fit)
+    k.style.fontSize = "";
+    // the box's own scroll width counts too: the display block's margins can overflow where the formula fits
+    var room = el.clientWidth, need = Math.max(k.scrollWidth, el.scrollWidth);
+    if (need > room) k.style.fontSize = Math.max(0.7, room / need) * 100 + "%";
+    var scrolls = Math.max(k.scrollWidth, el.scrollWidth) > el.clientWidth + 1, tex = el.querySelector("annotation");
+    el.classList.toggle("math-scroll", scrolls);
+    if (scrolls) {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "region");
+      el.setAttribute("aria-label", tex ? tex.textContent : "formula");
+    } else {
+      ["tabindex", "role", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
+    }
+  }
+  var widths = new WeakMap();
+  var watch = window.ResizeObserver && new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var el = entry.target;
+      if (widths.get(el) !== el.clientWidth) { widths.set(el, el.clientWidth); fitOne(el); }
+    });
+  });
   document$.subscribe(function () {
     document.querySelectorAll(".arithmatex").forEach(function (el) { renderMathInElement(el, opts); });
     document.querySelectorAll(".md-nav__link").forEach(function (el) {
       if (el.textContent.indexOf("\\(") >= 0) renderMathInElement(el, opts);
     });
     fit();
+    if (watch) {
+      watch.disconnect();
+      document.querySelectorAll("div.arithmatex").forEach(function (el) { watch.observe(el); });
+    }
     // KaTeX's fonts may arrive after the first measurement and widen a formula: measure again then
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
   });
-  window.addEventListener("resize", function () { requestAnimationFrame(fit); });
+  if (!watch) window.addEventListener("resize", function () { requestAnimationFrame(fit); });
 })();

@@ -7,20 +7,15 @@
 (function () {
   "use strict";
   var BLOCK = "p, li, td, th, dd, dt, caption, figcaption, summary, h1, h2, h3, h4, h5, h6, .cw-note, .admonition-title";
-  var HINT = { zh: "同一段里的其他数字：按左右方向键。", en: "Other numbers in this paragraph: arrow keys." };
-  function lang() { return (document.documentElement.lang || "zh").indexOf("zh") === 0 ? "zh" : "en"; }
   function groupOf(el) { return el.closest(BLOCK) || el.parentElement; }
   function members(block) {
     return [].filter.call(block.querySelectorAll(".reg-num"), function (n) { return groupOf(n) === block; });
   }
   function init() {
-    var hint = document.getElementById("reg-num-hint");
-    if (!hint) {
-      hint = document.createElement("span");
-      hint.id = "reg-num-hint";
-      hint.hidden = true;
-      hint.textContent = HINT[lang()];
-      document.body.appendChild(hint);
+    // the sentence, in the page's language, is written by the build on every page with numbers
+    // (course/core/site.py, number_keys_hint)
+    if (document.querySelector(".reg-num") && !document.getElementById("reg-num-hint")) {
+      console.error("course: this page has numbers but no #reg-num-hint to tell how to move among them");
     }
     var seen = new Set();
     document.querySelectorAll(".reg-num").forEach(function (n) {

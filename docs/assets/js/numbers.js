@@ -30,7 +30,7 @@
         g.hidden = !any;
         g.open = !!q && !!any && n <= 400;   // a filter that leaves few rows shows them
       });
-      out.textContent = out.dataset.template.replace("{n}", n.toLocaleString("en")).replace("{total}", Number(out.dataset.total).toLocaleString("en"));
+      out.textContent = out.dataset.template.replace("{n}", CWFormat.integer(n)).replace("{total}", CWFormat.integer(Number(out.dataset.total)));
     }
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 120); });
     toggle.addEventListener("click", function () {
