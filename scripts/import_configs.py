@@ -196,6 +196,11 @@ def main(src: Path) -> None:
                 "source": "safetensors headers, KinChow/model-structure-viewer "
                           "models/Qwen/Qwen3.8-27B/header-truth.json @442647c",
             },
+            "release_year": {
+                "value": 2026,
+                "meaning": "the year the checkpoint was published",
+                "source": "data/model-configs/SOURCES.md: Qwen/Qwen3.8-27B, released 2026-08",
+            },
         },
         "config": json.loads(anchor_file.read_text()),
     }

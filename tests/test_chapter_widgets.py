@@ -158,8 +158,15 @@ def test_twin_decoder_flow_lights_each_lessons_part(reg):
     assert lessons <= set(flow.modes), "every lesson of the chapter has its view of the decoder layer"
     for mode in flow.modes:
         cfg = _config(widgets.render(flow, mode, "en", reg))
-        current = [p["id"] for p in cfg["parts"] if p["status"] == "current"]
+        current = [p["id"] for p in cfg["parts"] if p["status"] in ("current", "gate")]
         assert current and cfg["initial"] == current[0]
+    # lesson 4 teaches the gates inside attention and the FFN, not the parts themselves: they say so, and their
+    # tag names where the rest of each part is taught (a part marked plainly "this lesson" names no other lesson)
+    cfg = _config(widgets.render(flow, "gating", "en", reg))
+    assert [p["id"] for p in cfg["parts"] if p["status"] == "gate"] == ["attention", "ffn"]
+    assert not [p for p in cfg["parts"] if p["status"] == "current"]
+    assert "{where}" in flow.labels["gateTag"]["en"] and "{where}" in flow.labels["gateTag"]["zh"]
+    assert flow.labels["status"]["taught"]["en"] != "learned"   # "learned" means trainable in this course
     cfg = _config(widgets.render(flow, "normalization", "en", reg))
     assert [p["id"] for p in cfg["parts"] if p["status"] == "current"] == ["norm1", "norm2"]
     by_id = {p["id"]: p for p in cfg["parts"]}

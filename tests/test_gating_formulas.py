@@ -160,7 +160,7 @@ def test_configs_hold_no_key_for_the_inferred_gates_nor_the_sinks():
 @pytest.mark.parametrize("key,text", [
     ("qproj.gate", "6,144"), ("qproj.per_head", "512"), ("gate.layers", "17"),
     ("gate.per_layer_params", "31,457,280"), ("gate.total_params", "534,773,760"), ("gate.share", "1.92%"),
-    ("gate.in_ffn_layers", "2.00"), ("ffn.gate_proj_params", "89,128,960"), ("ffn.gate_proj_share", "33.3%"),
+    ("gate.in_ffn_layers", "2"), ("ffn.gate_proj_params", "89,128,960"), ("ffn.gate_proj_share", "33.3%"),
     ("gdn.gate_width", "6,144"), ("gpt_oss.alpha", "1.702"), ("gpt_oss.clamped_max", "56.00"),
     ("situ.beta", "4"), ("situ.linear_beta", "25"), ("situ.bound", "100"), ("situ.at_v4_limit", "37.48"),
     ("small.clamp_bound", "48.955"), ("surface.max.deepseek_v4", "99.995"), ("surface.max.none", "143.999"),

@@ -256,7 +256,7 @@ WRONG = {  # what a reader might write in a learner's copy, and what the check m
     "s2-stub": ("def batchnorm_inference(x, running_mean, running_var, eps):\n"
                 "    return (x - x.mean(0)) / torch.sqrt(x.var(0, unbiased=False) + eps)\n",
                 "that is training mode"),
-    "s1-predict": ("predicted_single = [1.0, 1.0, 1.0, 1.0]\n", "You predicted [1.000, 1.000"),
+    "s1-predict": ("predicted_copy_same = False\n", "You predicted no; the run gives yes"),
 }
 
 

@@ -11,6 +11,8 @@ JS = Path(__file__).resolve().parent / "js"
 
 # Which parts of the layer each lesson has taught, is teaching, leaves for a later lesson of this chapter,
 # or leaves to another chapter (attention to C3, Gated DeltaNet to C11: their tags are references).
+# "gate": the lesson teaches only the gate inside the part (lesson 4: the attention output gate, the FFN's
+# gate_proj); the rest of the part is taught where its reference says.
 PART_STATUS = {
     "ffn": {"input": "later", "norm1": "later", "attention": "elsewhere", "gated-deltanet": "elsewhere",
             "add1": "later", "norm2": "later", "ffn": "current", "add2": "later"},
@@ -18,8 +20,8 @@ PART_STATUS = {
                  "add1": "current", "norm2": "later", "ffn": "taught", "add2": "current"},
     "normalization": {"input": "taught", "norm1": "current", "attention": "elsewhere", "gated-deltanet": "elsewhere",
                       "add1": "taught", "norm2": "current", "ffn": "taught", "add2": "taught"},
-    "gating": {"input": "taught", "norm1": "taught", "attention": "current", "gated-deltanet": "elsewhere",
-               "add1": "taught", "norm2": "taught", "ffn": "current", "add2": "taught"},
+    "gating": {"input": "taught", "norm1": "taught", "attention": "gate", "gated-deltanet": "elsewhere",
+               "add1": "taught", "norm2": "taught", "ffn": "gate", "add2": "taught"},
 }
 
 
@@ -40,7 +42,7 @@ def decoder_flow(ctx: WidgetContext) -> dict:
     ]
     for p in parts:
         p["status"] = status[p["id"]]
-    first = next(p["id"] for p in parts if p["status"] == "current")
+    first = next(p["id"] for p in parts if p["status"] in ("current", "gate"))
     return {"parts": parts, "hidden": ctx.num("anchor.hidden_size"), "layers": ctx.num("anchor.num_layers"),
             "heads": ctx.num("anchor.num_heads"), "headDim": ctx.num("anchor.head_dim"), "initial": first}
 

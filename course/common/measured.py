@@ -161,14 +161,21 @@ def newest(runs: list[RunResult]) -> RunResult:
 MARGIN_LOSS, MARGIN_OTHER = 0.005, 0.02
 
 
+MARGINS = ("loss", "loss_pair", "other")
+
+
 @registry_helper
-def add_margins(scope: Scope) -> None:
-    """margin.loss, margin.loss_pair and margin.other in a lesson's namespace, for its notes and pages."""
+def add_margins(scope: Scope, *quoted: str) -> None:
+    """Those of margin.loss, margin.loss_pair and margin.other (`quoted`: "loss", "loss_pair", "other") that a
+    lesson's notes and pages quote, in its namespace."""
+    if not quoted or set(quoted) - set(MARGINS):
+        raise ValueError(f"name the margins to add, among {MARGINS} (got {quoted})")
     def where(key):
         return Computed(formula=WORDS(key), sources=["course/common/measured.py (MARGIN_LOSS, MARGIN_OTHER)"])
-    scope.add("margin.loss", MARGIN_LOSS, fixed(MARGIN_LOSS, 3), where("margin.loss"))
-    scope.add("margin.loss_pair", 2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2), where("margin.loss_pair"))
-    scope.add("margin.other", MARGIN_OTHER, percent(MARGIN_OTHER, 0), where("margin.other"))
+    shown = {"loss": (MARGIN_LOSS, fixed(MARGIN_LOSS, 3)), "loss_pair": (2 * MARGIN_LOSS, fixed(2 * MARGIN_LOSS, 2)),
+             "other": (MARGIN_OTHER, percent(MARGIN_OTHER, 0))}
+    for name in quoted:
+        scope.add(f"margin.{name}", *shown[name], where(f"margin.{name}"))
 
 
 def provenance(runs: list[RunResult], what: Words) -> Measured:
@@ -244,7 +251,7 @@ class Quoted:
 ALL = STATISTICS
 QUOTED: dict[str, Quoted] = {
     "c1_gelu_ratio2": Quoted(config=("ffn_hidden",), facts=("parameters",),
-                             metrics={"end_stream_rms_top": ("min", "range"), "final_val_loss": ("mean", "range")}),
+                             metrics={"end_stream_rms_top": ("min", "max", "range"), "final_val_loss": ("mean", "range")}),
     "c1_gelu_ratio4": Quoted(config=("ffn_hidden",), facts=("parameters",),
                              metrics={"end_stream_rms_top": ("min", "range"), "final_val_loss": ("mean", "range"),
                                       "init_stream_rms_top": ("min", "range"), "max_ffn_act": ("min", "range")}),
@@ -254,16 +261,18 @@ QUOTED: dict[str, Quoted] = {
     "c1_gelu_ratio8": Quoted(config=("ffn_hidden",), facts=("parameters", "steps"),
                              metrics={"end_stream_rms_top": ("min", "max", "range"), "final_val_loss": ("mean", "range")}),
     "c2_no_proj_scaling": Quoted(metrics={"final_val_loss": ("mean", "range"), "init_stream_growth": ("min", "range"),
-                                          "init_stream_rms_top": ("mean",)}),
+                                          "init_stream_rms_top": ("mean",)}, drift=("max",)),
     "c2_no_residual": Quoted(metrics={"below_unigram": ("min", "max"), "final_val_loss": ("range",),
-                                      "init_stream_rms_first": ("max", "range"), "min_val_loss": ("range",)}),
+                                      "init_stream_rms_first": ("max", "range"), "min_val_loss": ("range",)},
+                             drift=("max",)),
     "c4_baseline": Quoted(config=("ffn_hidden", "lr"), facts=("parameters", "steps"),
                           metrics={"below_unigram": ("min", "range"), "end_first_token_attention": ("mean", "min"),
-                                   "end_stream_growth": ("min", "range"), "end_stream_rms_first": ("range",),
+                                   "end_stream_growth": ("min", "max", "range"), "end_stream_rms_first": ("min", "range"),
                                    "end_stream_rms_top": ALL, "final_val_loss": ALL,
                                    "init_first_token_attention": ("mean",), "init_grad_ratio": ("min", "range"),
                                    "init_stream_growth": ("min", "max"), "init_stream_rms_first": ("mean", "min", "max"),
-                                   "init_stream_rms_top": ("mean", "max", "range"), "max_ffn_act": ALL}),
+                                   "init_stream_rms_top": ("mean", "max", "range"), "max_ffn_act": ALL},
+                          drift=("max",)),
     "c4_baseline_lr1e-3": Quoted(config=("lr", "warmup_steps"),
                                  metrics={"final_val_loss": ALL, "max_ffn_act": ("max", "range")}),
     "c4_layernorm": Quoted(config=("lr",)),
@@ -276,10 +285,11 @@ QUOTED: dict[str, Quoted] = {
                                                 "final_val_loss": ("range",)}),
     "c4g_attn_gate": Quoted(config=("lr",),
                             metrics={"end_first_token_attention": ("mean", "min", "range"),
-                                     "final_val_loss": ("mean", "range"), "max_ffn_act": ("mean", "max", "range")}),
+                                     "final_val_loss": ("mean", "range"), "max_ffn_act": ("mean", "max", "range")},
+                            drift=("max",)),
     "c4g_attn_gate_lr1e-3": Quoted(config=("lr",), metrics={"final_val_loss": ("mean", "range"), "max_ffn_act": ("max",)}),
     "c4g_swiglu_clamp7": Quoted(config=("swiglu_limit", "warmup_steps"),
-                                metrics={"final_val_loss": ("mean", "range"), "max_ffn_act": ("mean", "max", "range")}),
+                                metrics={"max_ffn_act": ("mean", "max", "range")}, drift=("max",)),
     "c8_postln_L12_lr1e-3_nowarmup": Quoted(config=("n_layer",)),
     "c8_postln_L12_lr1e-3_warmup100": Quoted(config=("n_layer", "warmup_steps")),
     "c8_postln_lr1e-3_nowarmup": Quoted(config=("lr",), metrics={"final_val_loss": ("range",)},
@@ -364,7 +374,6 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
                       else "measure.commits", commits=len(commits))
         prov = Measured(run=WORDS("measure.run", results=len(every), about=about),
                         device=trained_on(every), date=p.date, commit=p.commit)
-        reg.add("measure.date", p.date, p.date, prov)
         device = trained_on(every)
         threads = {r.provenance.threads for r in every}
         n = max(threads)
@@ -372,8 +381,6 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
                       else "measure.device.threads", device=device, n=n)
         devices = dict.fromkeys(r.provenance.device_name for r in every)
         reg.add("measure.device", " / ".join(devices), shown, prov)
-        reg.add("measure.commit", p.commit, p.commit, prov)
-        reg.add("measure.torch", p.torch, p.torch, prov)
         seeds = experiments.seeds
         reg.add("measure.seeds", seeds, WORDS.join("list", map(str, seeds)), prov)
         reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
@@ -408,7 +415,8 @@ def add_drift(reg: Registry, results: Results, other) -> None:
         diffs = [abs(here[s] - t) for s, t in seeds.items() if s in here and t is not None and here[s] is not None]
         quoted = QUOTED[run].drift if run in QUOTED else ()
         if "max" in quoted and diffs:
-            reg.add(f"measure.drift.run.{run}.max", max(diffs), significant(max(diffs), 2), prov)
+            m = max(diffs)
+            reg.add(f"measure.drift.run.{run}.max", m, scientific2(m) if m < 1e-3 else significant(m, 2), prov)
         for seed in [w.removeprefix("seed") for w in quoted if w.startswith("seed")]:
             if seeds.get(seed) is not None and seed in here:
                 reg.add(f"measure.drift.run.{run}.seed{seed}.there", seeds[seed], fixed(seeds[seed], 3), prov)
@@ -421,8 +429,8 @@ def add_drift(reg: Registry, results: Results, other) -> None:
     reg.add("measure.drift.results", len(everything), integer(len(everything)), prov)
     for lr, ds in sorted(moved.items()):
         k = "measure.drift.lr_" + f"{lr:.0e}".replace("e-0", "e-").replace("e+0", "e")   # lr_3e-3
-        reg.add(f"{k}.results", len(ds), integer(len(ds)), prov)
-        reg.add(f"{k}.max", max(ds), significant(max(ds), 2), prov)
+        # a drift far below the margins is written as the lessons write small numbers (7.2e−7, not 0.00000072)
+        reg.add(f"{k}.max", max(ds), scientific2(max(ds)) if max(ds) < 1e-3 else significant(max(ds), 2), prov)
 
 
 @registry_helper
@@ -459,10 +467,3 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
         moved += [abs(here_d[s] - there_d[s]) for s in seeds]
     if moved:
         reg.add("drift.pair_max", max(moved), fixed(max(moved), 3), prov)
-    drift = [abs(r.metrics.final_val_loss - there[n][str(r.config.seed)]) for n in there
-             for r in results.runs.get(n, []) if r.config.lr == 1e-3 and n not in other.recorded_differently
-             and there[n].get(str(r.config.seed)) is not None]
-    if drift:
-        reg.add("drift.lr_1e-3.max", max(drift), scientific2(max(drift)),
-                Measured(run=WORDS("drift.lr_1e-3.run"), device=WORDS("devices.pair", here=trained_on(runs), there=other.cpu),
-                         date=max(r.provenance.date for r in runs), commit=other.source_commit))

@@ -90,6 +90,7 @@ class Fact(Strict):
 class AnchorFacts(Strict):
     norm_style: Fact
     official_parameter_total: Fact
+    release_year: Fact
 
 
 class AnchorModel(Strict):

@@ -92,8 +92,8 @@ def width_sweep(results: Results, lang: str) -> dict:
                      "marker": {"color": color, "size": 9, "opacity": 0.85,
                                 "symbol": ["diamond" if name == BASELINE else SEED_SYMBOL[seeds.index(r.config.seed) % 3]
                                            for r in ok]},
-                     "hovertext": [f"{label}, {t('seed', s=r.config.seed)}: {integer(r.parameters)} "
-                                   f"{t('params')}, {fixed(r.metrics.final_val_loss, 3)}" for r in ok],
+                     "hovertext": [f"{label}{t('comma')}{t('seed', s=r.config.seed)}: {integer(r.parameters)} "
+                                   f"{t('params')}{t('comma')}{fixed(r.metrics.final_val_loss, 3)}" for r in ok],
                      "hoverinfo": "text"})
     missing = [n for n in (*SWEEP, BASELINE) if n not in results.runs]
     sub = t("sweep_sub") + (t("missing") + " " + ", ".join(missing) if missing else "")
@@ -114,7 +114,7 @@ def gelu_vs_swiglu(results: Results, lang: str) -> dict:
     data, parts = [], []
     for name in names:
         rs, color = results.runs[name], COLORS[name]
-        label = f"{run_label(name, rs, t)}, {integer(rs[0].parameters)} {t('params')}"
+        label = f"{run_label(name, rs, t)}{t('comma')}{integer(rs[0].parameters)} {t('params')}"
         for i, r in enumerate(rs):
             seed = t("seed", s=r.config.seed)
             steps = [s for s, v in zip(r.val.step, r.val.loss) if v is not None]

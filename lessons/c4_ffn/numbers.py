@@ -183,7 +183,7 @@ def add_frontier_table(reg: Scope, inputs: Inputs) -> None:
              "secondary": m.provenance.grade == "secondary source",
              "latent": m.name == LATENT_MOE_MODEL,
              "encdec": m.name in ENCODER_DECODER_MODELS} for m in dense_ffn_models(inputs)]
-    rows.append({"slug": "anchor", "name": inputs.anchor.name})
+    rows.append({"slug": "anchor", "name": inputs.anchor.name, "year": int(inputs.anchor.facts.release_year.value)})
     add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR))
     t = inputs.anchor.config.text_config
     r = t.intermediate_size / t.hidden_size
@@ -364,7 +364,7 @@ def add_split(reg: Scope, results: Results) -> None:
     val_at = lambda r: r.val.loss[r.val.step.index(SPLIT_STEP)]   # noqa: E731
     loss3 = lambda x: fixed(x, 3)                                    # noqa: E731
     # the low group is quoted as a range over its seeds, the high group's one seed as its value
-    for group, rs, stats, top_stats in (("low", low, ("min", "max", "range"), ("max", "range")),
+    for group, rs, stats, top_stats in (("low", low, ("min", "max", "range"), ("min", "max", "range")),
                                         ("high", [high], ("mean",), ("mean",))):
         spread_keys(reg, f"gelu4.{group}.final_val_loss", [r.metrics.final_val_loss for r in rs], loss3, prov, *stats)
         spread_keys(reg, f"gelu4.{group}.val_at_split", [val_at(r) for r in rs], loss3, prov, *stats)
@@ -440,7 +440,7 @@ def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
 
 
 def add_measured(reg: Scope, results: Results) -> None:
-    add_margins(reg)
+    add_margins(reg, "loss_pair", "other")
     add_split(reg, results)
     for key, a, b, stats in COMPARISONS:
         # seed by seed needs the same seeds: while runs are still arriving, a pair may not have them yet

@@ -27,7 +27,7 @@ def frontier_widths(ctx) -> str:
                     f'<td>{n(k + ".hidden_size")}</td><td>{n(k + ".ffn_width")}</td><td>{n(k + ".ratio")}</td>'
                     f'<td>{say("widths." + m["form"])}</td><td>{layers}</td><td>{expert}</td></tr>')
     rows.append(f'<tr data-model="anchor"><th scope="row"><strong>{anchor["name"]}{say("widths.anchor")}</strong></th>'
-                f'<td>{say("widths.none")}</td><td>{ctx.expand("<!-- n:anchor.hidden_size -->")}</td>'
+                f'<td>{anchor["year"]}</td><td>{ctx.expand("<!-- n:anchor.hidden_size -->")}</td>'
                 f'<td>{ctx.expand("<!-- n:anchor.ffn_width -->")}</td><td>{n("models.anchor.ratio")}</td>'
                 f'<td>{say("widths.swiglu")}</td><td>{say("widths.all", n=ctx.expand("<!-- n:anchor.num_layers -->"))}</td>'
                 f'<td>{say("widths.none")}</td></tr>')

@@ -40,7 +40,7 @@ def first_token_attention(results: Results, lang: str) -> dict:
             mean, lo, hi = over_seeds([getattr(r, when).first_token_attention for r in rs])
             means[(run, when)] = (mean, lo, hi)
             data.append({"type": "scatter", "mode": "lines+markers", "x": layers, "y": mean,
-                         "name": f"{run_label(run, results, t)}, {t(when)}", "legendgroup": f"{run}-{when}",
+                         "name": f"{run_label(run, results, t)}{t('comma')}{t(when)}", "legendgroup": f"{run}-{when}",
                          "line": {"color": COLORS[run], "dash": "dot" if when == "init" else "solid",
                                   "width": 1 if when == "init" else 2},
                          "opacity": 0.5 if when == "init" else 1.0,

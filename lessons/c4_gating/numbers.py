@@ -81,7 +81,8 @@ def add_anchor_gates(reg: Scope, inputs: Inputs) -> None:
     reg.add("gate.total_params", total, integer(total), computed(WORDS("gate.total_params"), ANCHOR))
     reg.add("gate.share", total / all_params, percent(total / all_params, 2),
             computed(WORDS("gate.share"), ANCHOR))
-    reg.add("gate.in_ffn_layers", total / layer_ffn, fixed(total / layer_ffn, 2),
+    in_ffn = total / layer_ffn   # a whole number of layers is written as one (2, not 2.00)
+    reg.add("gate.in_ffn_layers", in_ffn, fixed(in_ffn, 0 if abs(in_ffn - round(in_ffn)) < 1e-9 else 2),
             computed(WORDS("gate.in_ffn_layers"), ANCHOR))
 
     shapes = f.ffn_shapes(d, t.intermediate_size)
@@ -336,8 +337,7 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
                 provenance(results.runs[BASELINE_LOW_LR],
                            WORDS("spread.baseline_lr1e-3.final_val_loss", baseline_low_lr=BASELINE_LOW_LR)))
     if CLAMP_RUN in results.runs:
-        for metric in ("final_val_loss", "max_ffn_act"):
-            compare(reg, f"compare.clamp.{metric}", results, CLAMP_RUN, BASELINE, metric, "min", "max")
+        compare(reg, "compare.clamp.max_ffn_act", results, CLAMP_RUN, BASELINE, "max_ffn_act", "min", "max")
         limit = inputs.experiments.config(CLAMP_RUN).swiglu_limit
         add_clamp_engagement(reg, results, limit)
 
@@ -360,7 +360,7 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
              for r in clamp]
     seeds = sum(bool(a) for a in acted)
     reg.add("clamp.acting_seeds", seeds, integer(seeds), prov)
-    spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov, "min", "range")
+    spread_keys(reg, "clamp.first_step", [a[0] if a else "never" for a in acted], integer, prov, "min", "max", "range")
     add_clamp_steadiness(reg, clamp, acted, prov)
     spread_keys(reg, "clamp.total", [sum(r.curves.clamped_gate) + sum(r.curves.clamped_up) for r in clamp],
                 integer, prov, "min", "max")
@@ -372,8 +372,14 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
     spread_keys(reg, "clamp.end_pre_max", [max(r.end.ffn_pre_max) for r in clamp], lambda x: fixed(x, 2),
                 provenance(clamp, WORDS("clamp.end_pre_max", clamp_run=CLAMP_RUN)), "range")
     reg.add("clamp.limit", limit, fixed(limit, 0), computed(f"swiglu_limit ({CLAMP_RUN})", EXPERIMENTS))
-    add_clamp_divergence(reg, results)
 
+
+
+# the statistics over seeds the page and its notes quote for each role's seeds (the steady seed closest to the
+# baseline is one seed: its "mean" is its value), the other CPU's paired difference as the same run's
+CLAMP_QUOTED = {"steady_close": {"acting_steps": ("mean",), "total": ("mean",), "train_loss_gap": ("mean",),
+                                 "final_val_diff": ("mean",)},
+                "steady_far": {"train_loss_gap": ("mean",), "final_val_diff": ("mean", "min", "max")}}
 
 def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) -> None:
     """How often the clamp acts once it has started, seed by seed: the steps in which it changed any entry,
@@ -400,33 +406,56 @@ def add_clamp_steadiness(reg: Scope, clamp: list, acted: list[list[int]], prov) 
                     "mean")
 
 
-def add_clamp_divergence(reg: Scope, results: Results) -> None:
-    """clamp.train_loss_gap: the largest |training loss of the clamped run − the baseline's| over the logged
-    steps, seed by seed (curves.train_loss of both runs, the same seed): how far the two training runs part
-    once the first clamped entry has changed the gradients."""
-    if BASELINE not in results.runs or results.seeds(CLAMP_RUN) != results.seeds(BASELINE):
+def add_clamp_seeds(reg: Scope, inputs: Inputs) -> None:
+    """The seeds the clamp box and note argue from. Of the seeds in which the clamp, once started, acts in
+    nearly every step (clamp.steady), clamp.steady_close is the one whose two runs (clamped and baseline, the
+    same seed) stay closest in training loss, the most telling test of "clamping always costs quality", and
+    clamp.steady_far the other one(s); for each: how often the clamp acted and how many entries it changed,
+    the largest training-loss gap, and the final validation loss clamped minus baseline, here and on the other
+    CPU. clamp.sporadic.total: the entries changed in the seed(s) where it acted in few steps."""
+    results, other = inputs.results, inputs.cross_machine
+    if CLAMP_RUN not in results.runs or BASELINE not in results.runs or results.seeds(CLAMP_RUN) != results.seeds(BASELINE):
         return
     clamp, base = results.runs[CLAMP_RUN], results.runs[BASELINE]
-    gaps = []
+    if any(c.curves.step != b.curves.step for c, b in zip(clamp, base)):
+        return
+    steps = clamp[0].config.max_steps
+    rows = []
     for c, b in zip(clamp, base):
-        if c.curves.step != b.curves.step:
-            return
-        gaps.append(max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)))
-    gap_words = WORDS("clamp.train_loss_gap", clamp_run=CLAMP_RUN, baseline=BASELINE)
-    # the seed whose two runs stay closest, with its own clamp count (both from that one seed), and the others
-    quiet = min(range(len(gaps)), key=gaps.__getitem__)
-    one, rest = [clamp[quiet]], [c for i, c in enumerate(clamp) if i != quiet]
-    total = sum(clamp[quiet].curves.clamped_gate) + sum(clamp[quiet].curves.clamped_up)
-    reg.add("clamp.quiet.seed", clamp[quiet].config.seed, str(clamp[quiet].config.seed),
-            provenance(one, WORDS("clamp.quiet.seed", clamp_run=CLAMP_RUN, baseline=BASELINE)))
-    reg.add("clamp.quiet.total", total, integer(total),
-            provenance(one, WORDS("clamp.quiet.total", clamp_run=CLAMP_RUN)))
-    reg.add("clamp.quiet.train_loss_gap", gaps[quiet], significant(gaps[quiet], 2), provenance(one, gap_words))
-    others = sorted(g for i, g in enumerate(gaps) if i != quiet)
-    rest_prov = provenance(rest, gap_words)
-    reg.add("clamp.others.seeds", len(others), integer(len(others)), rest_prov)
-    reg.add("clamp.others.train_loss_gap.min", others[0], significant(others[0], 2), rest_prov)
-    reg.add("clamp.others.train_loss_gap.max", others[-1], significant(others[-1], 2), rest_prov)
+        acted = [s for s, g, u in zip(c.curves.step, c.curves.clamped_gate, c.curves.clamped_up) if g or u]
+        share = len(acted) / (steps - acted[0] + 1) if acted else 0.0
+        rows.append({"run": c, "seed": c.config.seed, "acting": len(acted), "steady": share >= CLAMP_STEADY,
+                     "total": sum(c.curves.clamped_gate) + sum(c.curves.clamped_up),
+                     "gap": max(abs(x - y) for x, y in zip(c.curves.train_loss, b.curves.train_loss)),
+                     "diff": c.metrics.final_val_loss - b.metrics.final_val_loss})
+    there_c, there_b = other.final_val_loss.get(CLAMP_RUN, {}), other.final_val_loss.get(BASELINE, {})
+    steady = sorted((r for r in rows if r["steady"]), key=lambda r: r["gap"])
+    words = {k: WORDS(f"clamp.seeds.{k}", clamp_run=CLAMP_RUN, baseline=BASELINE)
+             for k in ("seed", "acting", "total", "gap", "diff", "there")}
+    for role, group in (("steady_close", steady[:1]), ("steady_far", steady[1:])):
+        if not group:
+            continue
+        runs = [r["run"] for r in group]
+        k = f"clamp.{role}"
+        seeds = "/".join(str(r["seed"]) for r in group)
+        reg.add(f"{k}.seed", group[0]["seed"] if len(group) == 1 else seeds, seeds, provenance(runs, words["seed"]))
+        quoted = CLAMP_QUOTED[role]
+        for metric, values, text, what in (
+                ("acting_steps", [r["acting"] for r in group], integer, "acting"),
+                ("total", [r["total"] for r in group], integer, "total"),
+                ("train_loss_gap", [r["gap"] for r in group], lambda x: significant(x, 2), "gap"),
+                ("final_val_diff", [r["diff"] for r in group], lambda x: fixed(x, 3), "diff")):
+            if metric in quoted:
+                spread_keys(reg, f"{k}.{metric}", values, text, provenance(runs, words[what]), *quoted[metric])
+        there = [there_c[str(r["seed"])] - there_b[str(r["seed"])]
+                 if there_c.get(str(r["seed"])) is not None and there_b.get(str(r["seed"])) is not None else "undefined"
+                 for r in group]
+        spread_keys(reg, f"other_cpu.{k}.final_val_diff", there, lambda x: fixed(x, 3),
+                    other_cpu_provenance(other, words["there"], runs), *quoted["final_val_diff"])
+    sporadic = [r for r in rows if not r["steady"]]
+    if sporadic:
+        spread_keys(reg, "clamp.sporadic.total", [r["total"] for r in sporadic], integer,
+                    provenance([r["run"] for r in sporadic], words["total"]), "mean", "max")
 
 
 def cleared_spread(gains: list[float], baseline: list[float]) -> tuple[float, int]:
@@ -465,8 +494,9 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_who_gates(reg, inputs)
     add_bounds(reg, inputs)
     add_widget_readouts(reg, inputs)
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     add_measured(reg, inputs)
-    add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE, ("min", "max")), ("clamp", CLAMP_RUN, BASELINE, ("min", "max")),
+    add_other_cpu(reg, inputs, [("gate", GATE_RUN, BASELINE, ("min", "max")),
                                 ("baseline_lr1e-3", BASELINE_LOW_LR, BASELINE, ("max",))])
     add_yardstick(reg, inputs)
+    add_clamp_seeds(reg, inputs)

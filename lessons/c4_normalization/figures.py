@@ -118,7 +118,7 @@ def stream_rms(results: Results, lang: str) -> dict:
             dash = "dot" if when == "init" else "solid"
             data += band(x, lo, hi, COLORS[name], f"{name}-{when}")
             data.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": mean,
-                         "name": f"{run_name(name, t)}, {t(f'fig.{when}')}", "legendgroup": f"{name}-{when}",
+                         "name": f"{run_name(name, t)}{t('fig.comma')}{t(f'fig.{when}')}", "legendgroup": f"{name}-{when}",
                          "line": {"color": COLORS[name], "dash": dash}})
     pre, post = results.runs[PAIR[0]], results.runs[PAIR[1]]
     mean = lambda rs, i: sum(r.end.stream_rms[i] for r in rs) / len(rs)  # noqa: E731
@@ -142,7 +142,7 @@ def block_grads(results: Results, lang: str) -> dict:
             g = [[getattr(r, when).block_grad_norm[i] for r in rs] for i in range(n)]
             mean = [sum(c) / len(c) for c in g]
             data.append({"type": "bar", "x": [f"{t('fig.block')} {i + 1}" for i in range(n)], "y": mean,
-                         "name": f"{run_name(name, t)}, {t(f'fig.{when}')}",
+                         "name": f"{run_name(name, t)}{t('fig.comma')}{t(f'fig.{when}')}",
                          "error_y": {"type": "data", "symmetric": False,
                                      "array": [max(c) - m for c, m in zip(g, mean)],
                                      "arrayminus": [m - min(c) for c, m in zip(g, mean)]},
@@ -241,8 +241,8 @@ def norm_bench(results: Results, lang: str) -> dict:
         labels = [op_label(op, lang) for op in ops]
         color = DEVICE_COLORS[i % len(DEVICE_COLORS)]
         name = t("bench.name", device=device_text(b.device_name, b.threads)[lang], date=b.provenance.date)
-        hover = [f"{lab}<br>median {fixed(o.median_ms, 3)} ms, IQR {fixed(o.q1_ms, 3)}–{fixed(o.q3_ms, 3)}, "
-                 f"min {fixed(o.min_ms, 3)}, max {fixed(o.max_ms, 3)}<br>{fixed(o.gbps, 1)} GB/s"
+        hover = [t("bench.hover", op=lab, median=fixed(o.median_ms, 3), q1=fixed(o.q1_ms, 3), q3=fixed(o.q3_ms, 3),
+                   min=fixed(o.min_ms, 3), max=fixed(o.max_ms, 3), gbps=fixed(o.gbps, 1))
                  for lab, o in zip(labels, (b.ops[op] for op in ops))]
         data.append({"type": "bar", "orientation": "h", "y": labels, "x": [b.ops[op].median_ms for op in ops],
                      "name": name, "legendgroup": device, "marker": {"color": color},

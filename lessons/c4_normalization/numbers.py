@@ -260,8 +260,8 @@ COMPARISONS = [
     ("postln_warmup_vs_preln_lr1e-3", "c8_postln_lr1e-3_warmup100", "c4_baseline_lr1e-3", "final_val_loss",
      ("min", "range"), ()),
     ("postln_warmup_vs_nowarmup", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss", MIN_MAX, ()),
-    ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss", MIN_MAX, MIN_MAX),
-    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss", MIN_MAX, MIN_MAX),
+    ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss", ("mean", "min", "max"), MIN_MAX),
+    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss", MIN_MAX, ()),
 ]
 DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
 # what the notes quote of each: run → (the mean gain's statistics over seeds, those of its shift from 1)
@@ -370,7 +370,7 @@ def add_init_scale(reg: Scope, results: Results) -> None:
 
 
 def add_measured(reg: Scope, results: Results) -> None:
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     for key, a, b, metric, stats, _ in COMPARISONS:
         # only runs with the same seeds pair up; while some seeds are missing, a note that needs the
         # comparison fails by name (unknown key) instead of comparing different seeds
@@ -408,6 +408,65 @@ def add_measured(reg: Scope, results: Results) -> None:
         add_bench(reg, device, b)
 
 
+def add_decay_low_seed(reg: Scope, inputs: Inputs) -> None:
+    """decay.low.*: the seed in which decay on plain gains ends furthest below the baseline (the most negative
+    paired difference), with both final losses, the difference, the same seed's difference on the other CPU
+    and its top-of-stream RMS at the end; decay.others.end_top_rms: that RMS over every other seed of the
+    baseline and the two decay runs; decay.baseline_spread: the baseline's own spread of final losses."""
+    results, other = inputs.results, inputs.cross_machine
+    plain, zc = "c4_rms_decay_gains", "c4_zc_decay_gains"
+    if not all(r in results.runs for r in (BASELINE, plain, zc)) or results.seeds(plain) != results.seeds(BASELINE):
+        return
+    base = {r.config.seed: r for r in results.runs[BASELINE]}
+    low = min(results.runs[plain], key=lambda r: r.metrics.final_val_loss - base[r.config.seed].metrics.final_val_loss)
+    seed, b = low.config.seed, base[low.config.seed]
+    prov = provenance([low, b], WORDS("decay.low", run=plain, baseline=BASELINE))
+    reg.add("decay.low.seed", seed, str(seed), prov)
+    reg.add("decay.low.final", low.metrics.final_val_loss, fixed(low.metrics.final_val_loss, 3), prov)
+    reg.add("decay.low.baseline_final", b.metrics.final_val_loss, fixed(b.metrics.final_val_loss, 3), prov)
+    diff = low.metrics.final_val_loss - b.metrics.final_val_loss
+    reg.add("decay.low.diff", diff, fixed(diff, 3), prov)
+    reg.add("decay.low.end_top_rms", low.end.stream_rms[-1], fixed(low.end.stream_rms[-1], 2), prov)
+    there_p, there_b = other.final_val_loss.get(plain, {}).get(str(seed)), other.final_val_loss.get(BASELINE, {}).get(str(seed))
+    if there_p is not None and there_b is not None:
+        reg.add("other_cpu.decay.low.diff", there_p - there_b, fixed(there_p - there_b, 3),
+                other_cpu_provenance(other, WORDS("decay.low.there", run=plain, baseline=BASELINE), [low]))
+    rest = [r for run in (BASELINE, plain, zc) for r in results.runs[run] if r is not low]
+    spread_keys(reg, "decay.others.end_top_rms", [r.end.stream_rms[-1] for r in rest], lambda x: fixed(x, 2),
+                provenance(rest, WORDS("decay.others", run=plain, zc=zc, baseline=BASELINE)), "min", "range")
+    finals = [r.metrics.final_val_loss for r in results.runs[BASELINE]]
+    reg.add("decay.baseline_spread", max(finals) - min(finals), fixed(max(finals) - min(finals), 3),
+            provenance(results.runs[BASELINE], WORDS("decay.baseline_spread", baseline=BASELINE)))
+
+
+def add_other_cpu_split(reg: Scope, inputs: Inputs) -> None:
+    """Post-LN at lr 1e-3 without warmup on the other CPU: how many seeds end more than the margin below the
+    unigram loss there (only final losses are kept of that CPU's runs), and whether they are the same seeds as
+    here (1 if the seeds that end below it here and there are the same, else 0)."""
+    run, other, results = "c8_postln_lr1e-3_nowarmup", inputs.cross_machine, inputs.results
+    there = other.final_val_loss.get(run, {})
+    if run not in results.runs or not there:
+        return
+    rs = results.runs[run]
+    floor = rs[0].corpus.unigram_floor
+    below_there = {s for s, v in there.items() if v is not None and v < floor - LEFT_UNIGRAM_MARGIN}
+    below_here = {str(r.config.seed) for r in rs if r.metrics.final_val_loss < floor - LEFT_UNIGRAM_MARGIN}
+    prov = other_cpu_provenance(other, WORDS("other_cpu.ending_below_unigram", run=run,
+                                             left_unigram_margin=LEFT_UNIGRAM_MARGIN), rs)
+    reg.add(f"other_cpu.seeds_ending_below_unigram.{run}", len(below_there), integer(len(below_there)), prov)
+    reg.add(f"other_cpu.same_seeds_below_unigram.{run}", int(below_there == below_here),
+            str(int(below_there == below_here)), prov)
+
+
+def add_v4_attention(reg: Scope, inputs: Inputs) -> None:
+    """DeepSeek-V4-Flash's attention as step 5 describes it: its KV heads and head_dim (the width of the KV
+    entries its kv_norm normalizes), from its config."""
+    m = inputs.frontier.by_name("DeepSeek-V4-Flash")
+    src = f"{FRONTIER} (DeepSeek-V4-Flash)"
+    reg.add("v4.kv_heads", m.num_kv_heads, integer(m.num_kv_heads), Computed(formula="num_key_value_heads", sources=[src]))
+    reg.add("v4.head_dim", m.head_dim, integer(m.head_dim), Computed(formula="head_dim", sources=[src]))
+
+
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_worked_examples(reg)
     add_anchor_norms(reg, inputs)
@@ -415,3 +474,6 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_simulator(reg)
     add_measured(reg, inputs.results)
     add_other_cpu(reg, inputs, OTHER_CPU_PAIRS)
+    add_decay_low_seed(reg, inputs)
+    add_other_cpu_split(reg, inputs)
+    add_v4_attention(reg, inputs)

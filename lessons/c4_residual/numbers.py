@@ -133,7 +133,7 @@ def add_simulator(reg: Scope) -> None:
         if name == "on":   # the page walks through the default setting's stream
             reg.add("sim.start_stream_rms", r.stream[0], fixed(r.stream[0], 2),
                     computed(WORDS("sim.start_stream_rms"), where))
-            reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], fixed(r.stream_rms / r.stream[0], 1) + "×",
+            reg.add(f"sim.{name}.stream_growth", r.stream_rms / r.stream[0], WORDS("times", x=fixed(r.stream_rms / r.stream[0], 1)),
                     computed(WORDS("sim.stream_growth", at=at), where))
             reg.add(f"sim.{name}.read_rms", r.read_rms_top, fixed(r.read_rms_top, 2),
                     computed(WORDS("sim.read_rms", at=at), where))
@@ -224,12 +224,14 @@ def sci(x: float) -> str:
 # every run shares), and the bottom/top gradient ratio where it is too small for the chapter's fixed-point text
 LAYER_READOUTS = {
     "init_embed_rms": (lambda r: r.init.stream_rms[0], lambda x: significant(x, 2)),
+    "end_embed_rms": (lambda r: r.end.stream_rms[0], lambda x: significant(x, 2)),
     "init_grad_ratio": (lambda r: r.init.block_grad_norm[0] / r.init.block_grad_norm[-1], sci),
     "end_grad_ratio": (lambda r: r.end.block_grad_norm[0] / r.end.block_grad_norm[-1], sci),
 }
 # what the notes quote of them: run → read-out → the statistics over seeds
 LAYERS_QUOTED = {
-    "baseline": (BASELINE, {"init_embed_rms": ("min", "max"), "end_grad_ratio": ("min", "range")}),
+    "baseline": (BASELINE, {"init_embed_rms": ("min", "max"), "end_embed_rms": ("max", "range"),
+                            "end_grad_ratio": ("min", "range")}),
     "no_residual": (NO_RESIDUAL, {"init_embed_rms": ("mean", "min"), "init_grad_ratio": ("min", "range"),
                                   "end_grad_ratio": ("min", "max")}),
 }
@@ -301,7 +303,7 @@ def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
 
 
 def add_measured(reg: Scope, results: Results) -> None:
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     add_stall(reg, results)
     add_layers(reg, results)
     for key, a, b, metric, stats in COMPARISONS:
@@ -356,6 +358,53 @@ def add_measured(reg: Scope, results: Results) -> None:
                         provenance(rs, WORDS("layers.top_growth_in_training", run=run)), "min", "range")
 
 
+# The init-only runs (max_steps 0) that lesson C8-2 also reads: the small model at several depths, with the
+# write-back scaling and without it. Step 3 measures its arithmetic on them: the top of the stream at init.
+DEPTHS = (2, 4, 8, 12)
+DEPTH_RUNS = {"scaled": "c8_init_preln_L{}", "unscaled": "c8_init_preln_unscaled_L{}"}
+# what the page and its note quote: kind → (the top RMS's statistics over seeds at each depth, the growth's)
+DEPTH_QUOTED = {"scaled": ({L: ("range",) for L in DEPTHS}, ("min", "max", "range")),
+                "unscaled": ({2: ("max", "range"), 4: ("min", "max", "range"), 8: ("min", "max", "range"),
+                              12: ("min", "range")}, ("min", "range"))}
+
+
+def add_depth(reg: Scope, results: Results) -> None:
+    """depth.KIND.LL.top_rms: the top-of-stream RMS at init of the init-only run with LL layers, with (scaled)
+    and without (unscaled) the write-back scaling; depth.KIND.growth: seed by seed, the deepest stack's top
+    over the shallowest's."""
+    lo, hi = min(DEPTHS), max(DEPTHS)
+    for kind, pattern in DEPTH_RUNS.items():
+        runs = {L: results.runs.get(pattern.format(L)) for L in DEPTHS}
+        if any(rs is None for rs in runs.values()):
+            continue
+        for L, rs in runs.items():
+            if kind == "scaled":   # the depth each pair of runs builds, as the page names it
+                reg.add(f"depth.L{L}.layers", rs[0].config.n_layer, integer(rs[0].config.n_layer),
+                        Computed(formula=f"n_layer ({pattern.format(L)})", sources=[EXPERIMENTS]))
+            spread_keys(reg, f"depth.{kind}.L{L}.top_rms", [r.init.stream_rms[-1] for r in rs],
+                        lambda x: significant(x, 2), provenance(rs, WORDS("depth.top_rms", run=pattern.format(L))),
+                        *DEPTH_QUOTED[kind][0][L])
+        if [r.config.seed for r in runs[lo]] == [r.config.seed for r in runs[hi]]:
+            spread_keys(reg, f"depth.{kind}.growth",
+                        [b.init.stream_rms[-1] / a.init.stream_rms[-1] for a, b in zip(runs[lo], runs[hi])],
+                        lambda x: fixed(x, 2),
+                        provenance(runs[hi], WORDS("depth.growth", hi=pattern.format(hi), lo=pattern.format(lo))),
+                        *DEPTH_QUOTED[kind][1])
+
+
+def add_end_reads(reg: Scope, results: Results) -> None:
+    """layers.baseline.end_first_read_gap: at the end of training, seed by seed, how many times the smallest
+    stream a block above the first reads exceeds what the first block reads (the embeddings); and the same at
+    init (layers.baseline.init_first_read_gap)."""
+    if BASELINE not in results.runs:
+        return
+    rs = results.runs[BASELINE]
+    for when in ("init", "end"):
+        gaps = [min(getattr(r, when).stream_rms[1:-1]) / getattr(r, when).stream_rms[0] for r in rs]
+        spread_keys(reg, f"layers.baseline.{when}_first_read_gap", gaps, lambda x: significant(x, 2),
+                    provenance(rs, WORDS("layers.first_read_gap", run=BASELINE, when=WORDS(f"when.{when}"))), "range")
+
+
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_anchor(reg, inputs)
     add_paths(reg, inputs)
@@ -364,3 +413,5 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_divergence(reg, inputs)
     add_measured(reg, inputs.results)
     add_cross_machine(reg, inputs)
+    add_depth(reg, inputs.results)
+    add_end_reads(reg, inputs.results)

@@ -67,7 +67,7 @@ def init_run(placement: str, layers: int) -> str:
 def add_optimizer(reg: Scope, inputs) -> None:
     base = inputs.experiments.base
     src = f"{EXPERIMENTS} (base)"
-    add_margins(reg)
+    add_margins(reg, "loss", "loss_pair", "other")
     reg.add("left_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
             computed(WORDS("left_margin"), "course/common/measured.py (LEFT_UNIGRAM_MARGIN)"))
     reg.add("beta1", base.beta1, fixed(base.beta1, 2), computed("beta1", src))

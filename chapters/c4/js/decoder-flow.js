@@ -10,7 +10,16 @@
 
   // Attention's output gate is lesson 4's subject: until that lesson, the part shows neither the gate in its
   // name nor q_proj's width (twice what the heads need, the question lesson 3 ends on).
-  function gateShown(part) { return part.id !== "attention" || part.status === "current"; }
+  function gateShown(part) { return part.id !== "attention" || part.status === "gate"; }
+
+  // What a part's tag says: the part this lesson teaches is "this lesson" alone (no reference to itself); a
+  // part whose gate this lesson teaches says so and where the rest of it is taught; any other part, its
+  // status and where it is taught.
+  function tagText(part) {
+    if (part.status === "current") return CW.t(L.status.current);
+    if (part.status === "gate") return CW.fill(CW.t(L.gateTag), { where: CW.t(L.lesson[part.id]) });
+    return CW.t(L.status[part.status]) + " · " + CW.t(L.lesson[part.id]);
+  }
 
   function partName(part) {
     return CW.t(part.id === "attention" && gateShown(part) ? L.attentionGated : L.parts[part.id]);
@@ -32,9 +41,10 @@
     function readout(name, label) { return CW.readout(out, name, CW.t(label)); }
     function node(id) {
       var p = byId[id];
-      var tag = CW.t(L.status[p.status]) + " · " + CW.t(L.lesson[id]);
+      var tag = tagText(p);
       var extra = p.layers ? CW.fill(CW.t(L.layersOf), { n: p.layers.text[lang], L: cfg.layers.text[lang] }) : null;
-      var b = CW.el("button", { type: "button", class: "cw-part cw-part-" + p.status, "data-control": "part", "data-part": id,
+      var b = CW.el("button", { type: "button", class: "cw-part cw-part-" + (p.status === "gate" ? "current" : p.status),
+                                "data-control": "part", "data-part": id,
                                 "aria-pressed": "false", onclick: function () { select(id); } }, [
         CW.el("span", { class: "cw-part-name", text: partName(p) }),
         CW.el("span", { class: "cw-part-tag", text: tag + (extra ? " · " + extra : "") })]);
@@ -59,7 +69,7 @@
       CW.setReadout(out["part-params"], p.params ? p.params.value : 0,
                     p.params ? p.params.text[lang] : CW.t(id === "input" ? L.noneInput : L.none));
       if (p.params) out["part-params"].title = p.params.source[lang]; else out["part-params"].removeAttribute("title");
-      CW.setReadout(out["part-lesson"], p.status, CW.t(L.status[p.status]) + " · " + CW.t(L.lesson[id]));
+      CW.setReadout(out["part-lesson"], p.status, tagText(p));
       Object.keys(buttons).forEach(function (k) { buttons[k].setAttribute("aria-pressed", k === id ? "true" : "false"); });
     }
     select(cfg.initial);
