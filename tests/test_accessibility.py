@@ -11,14 +11,13 @@ def site_pages(site_dir):
                   for p in site_dir.rglob("index.html"))
 
 
-def axe_violations(page, rules: list[str] | None = None) -> list[dict]:
-    """axe-core's serious and critical violations on the page as it is now (`rules`: only those rules)."""
+def axe_violations(page, within: str | None = None) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now (`within`: a CSS selector, only
+    in the elements it selects)."""
     if not page.evaluate("() => 'axe' in window"):
         page.add_script_tag(path=str(AXE))
-    options = {"resultTypes": ["violations"]}
-    if rules:
-        options["runOnly"] = {"type": "rule", "values": rules}
-    result = page.evaluate("async (options) => await axe.run(document, options)", options)
+    result = page.evaluate("async ([within]) => await axe.run(within ? {include: [[within]]} : document, "
+                           "{resultTypes: ['violations']})", [within])
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 

@@ -46,17 +46,27 @@ def pages_that_draw(units, lang) -> list[str]:
                   if placed(stem, "figure", lang) or set(placed(stem, "widget", lang)) & charting)
 
 
+# the content tab a label shows
+BLOCK_OF = """label => {
+    const set = label.closest('.tabbed-set');
+    const index = [...set.querySelectorAll(':scope > .tabbed-labels > label')].indexOf(label);
+    return set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')[index];
+}"""
+
+
 def every_chart(v) -> list[dict]:
-    """Each chart once, the ones in content tabs too (each tab shown in turn)."""
+    """Each chart once: the page's as it opens, then each content tab's once it is shown (fitted to its width)."""
     page = v.page
     page.wait_for_function(DRAWN, timeout=30000)
     found = {}
+    root = page.locator("article").element_handle()
     labels = page.locator(".tabbed-labels > label")
     for i in range(-1, labels.count()):
         if i >= 0:
             labels.nth(i).click()
             v.settle()   # a chart shown at a new width is fitted again
-        for c in page.evaluate(CHART_BOXES, page.locator("article").element_handle()):
+            root = labels.nth(i).evaluate_handle(BLOCK_OF)
+        for c in page.evaluate(CHART_BOXES, root):
             found.setdefault(c["name"], c)
     return list(found.values())
 

@@ -33,9 +33,15 @@ def open_tab_of(v, selector: str) -> None:
 # ---------------------------------------------------------------- attention-sink
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("mode", ["naive", "improved"])
-def test_browser_attention_sink(open_page, reg, lang, mode):
+def test_browser_attention_sink(open_page, reg, lang):
+    """Both plans, in one visit: the naive one, then the improved one in its tab."""
     v = open_page(PATHS[lang])
+    for mode in ("naive", "improved"):
+        check_attention_sink(v, reg, lang, mode)
+    v.check_clean()
+
+
+def check_attention_sink(v, reg, lang: str, mode: str) -> None:
     if mode == "improved":
         open_tab_of(v, '[data-widget="attention-sink"][data-mode="improved"]')
     w = root(v.page, "attention-sink", mode)
@@ -82,7 +88,6 @@ def test_browser_attention_sink(open_page, reg, lang, mode):
         sink.fill("0")
         assert text(w, "written-norm") == reg[NS + "sink.found.written_norm"].text[lang]
         assert text(w, "gate") == reg[NS + "sink.gate_open"].text[lang]
-    v.check_clean()
 
 
 # ---------------------------------------------------------------- swiglu-surface

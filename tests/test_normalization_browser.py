@@ -80,9 +80,15 @@ def test_browser_ln_rms_playground(open_page, reg, lang):
 # ---------------------------------------------------------------- BatchNorm demo
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("mode", ["naive", "improved"])
-def test_browser_batchnorm_demo(open_page, lang, mode):
+def test_browser_batchnorm_demo(open_page, lang):
+    """Both plans, in one visit: the naive one, then the improved one in its tab."""
     v = open_page(PATHS[lang])
+    for mode in ("naive", "improved"):
+        check_batchnorm_demo(v, lang, mode)
+    v.check_clean()
+
+
+def check_batchnorm_demo(v, lang: str, mode: str) -> None:
     if mode == "improved":  # the improved plan sits in one of the lesson's tabs: open that tab
         tab = v.page.evaluate("""() => {
             const block = document.querySelector('[data-widget="batchnorm-demo"][data-mode="improved"]')
@@ -114,7 +120,6 @@ def test_browser_batchnorm_demo(open_page, lang, mode):
     # BatchNorm's 苹果 changes with its companions, and is all zeros in a one-token batch
     assert len(set(seen[:-1])) == len(seen) - 1
     assert seen[-1] == (0.0,) * tv.dims and text(w, "batchnorm") == "[0, 0, 0, 0]"
-    v.check_clean()
 
 
 # ---------------------------------------------------------------- weight decay
@@ -234,8 +239,7 @@ def test_formula_terms_explain_themselves_on_keyboard(open_page, lang):
     v.check_clean()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang,scheme", [("zh", "light"), ("en", "dark")])   # each language, each palette once
 def test_diagrams_render_in_both_palettes(open_page, lang, scheme):
     v = open_page(PATHS[lang], scheme=scheme)
     assert v.page.locator("body").get_attribute("data-md-color-scheme") == ("slate" if scheme == "dark" else "default")

@@ -41,7 +41,11 @@ def search(page, query: str) -> list[str]:
     box = page.locator("input.md-search__input")
     box.fill("")
     page.wait_for_function("() => !document.querySelector('.md-search-result__item')")   # the last results gone
-    box.type(query)
+    # Material queries on the box's keyup: the query is filled in at once and one keyup follows, so the worker
+    # answers this query alone (typing each character would ask it every shorter prefix again; a Chinese
+    # character has no key to press)
+    box.fill(query)
+    box.dispatch_event("keyup", {"key": query[-1]})
     # in: a result is listed, or the count says none matched ("No matching documents", "没有找到符合条件的结果")
     page.wait_for_function("""() => document.querySelector('.md-search-result__item')
         || /^(No matching|没有找到)/.test(document.querySelector('.md-search-result__meta').textContent)""",
