@@ -203,6 +203,7 @@ def add_divergence(reg: Scope, inputs: Inputs) -> None:
 # ---------------------------------------------------------------- measured
 
 NO_RESIDUAL, NO_SCALING = "c2_no_residual", "c2_no_proj_scaling"
+NO_RESIDUAL_PLAIN = "c2_no_residual_plain_init"   # its control: no residual, and a plain stack's init
 SPLIT_STEP = 150   # the validation step at which lesson 1 reads GELU 4d's split (lessons/c4_ffn/numbers.py)
 RUNS = (BASELINE, NO_RESIDUAL, NO_SCALING)
 # The comparisons the reading notes rest on: (key, run a, run b, metric, statistics quoted), a minus b seed by seed.
@@ -290,6 +291,12 @@ def add_stall(reg: Scope, results: Results) -> None:
                         prov, "max")
         spread_keys(reg, f"stall.{key}.end_top_rms", [r.end.stream_rms[-1] for r in runs], lambda x: significant(x, 2),
                     prov, *top_stats)
+    if NO_RESIDUAL_PLAIN in results.runs:   # how far from the unigram loss its lowest and final losses get
+        runs = results.runs[NO_RESIDUAL_PLAIN]
+        off = [max(abs(r.metrics.min_val_loss - r.corpus.unigram_floor), abs(r.metrics.final_val_loss - r.corpus.unigram_floor))
+               for r in runs]
+        spread_keys(reg, "stall.plain_init.off_unigram", off, lambda x: significant(x, 2),
+                    provenance(runs, WORDS("stall.plain_init.off_unigram", run=NO_RESIDUAL_PLAIN)), "max")
 
 
 # the loss differences the reading notes rest on at lr 3e-3, a minus b seed by seed (the note's own compare keys)
