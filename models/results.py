@@ -104,6 +104,20 @@ class Trace(Strict):
     block_param_norm: list[list[Optional[float]]]   # ‖θ‖ per block after the update
 
 
+class FirstUpdates(Strict):
+    """The first `probe_steps` updates of a run that asks for them, on the fixed probe batch with no gradient
+    (models/train.py, FirstUpdates): entry k of the per-state lists after k updates (step[k]), entry k of the
+    per-update lists for update k + 1 (from the state step[k] to step[k + 1])."""
+    step: list[int]                                 # updates done: 0 (at init), 1, …, probe_steps
+    loss: list[Optional[float]]                     # on the probe batch
+    attn_ratio: list[list[Optional[float]]]         # per block: RMS(attention's output) / RMS(stream it is added to)
+    ffn_ratio: list[list[Optional[float]]]          # per block: RMS(the FFN's output) / RMS(stream it is added to)
+    norms: list[str]                                # every norm, in the model's order
+    norm_input_rms: list[list[Optional[float]]]     # per norm of `norms`: the RMS of its input
+    logit_change: list[Optional[float]]             # per update: ‖Δ logits‖ per token, mean over the batch's tokens
+    hidden_change: list[Optional[float]]            # per update: the same of the hidden state the head reads
+
+
 class ValCurve(Strict):
     step: list[int]
     loss: list[Optional[float]]
@@ -172,6 +186,7 @@ class RunResult(Strict):
     metrics: RunMetrics
     timing: Timing
     trace: Optional[Trace] = None
+    first_updates: Optional[FirstUpdates] = None
 
 
 # ---------------------------------------------------------------- the schema of a benchmark's result

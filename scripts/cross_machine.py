@@ -27,7 +27,7 @@ from cachekit import write_atomic  # noqa: E402
 OUT = ROOT / "data" / "cross-machine.json"
 # fields that change what a run records, not what it computes (models/train.py reads the trace off the
 # gradients after they are made): a pair that differs only there is kept, with the difference named
-RECORDING = {"trace_steps"}
+RECORDING = {"trace_steps", "probe_steps"}
 
 
 def at_commit(root: Path, commit: str, rel: str) -> dict | None:
