@@ -104,6 +104,7 @@ class TrainConfig(Strict):
     # default (models/measure.py), so adding one keeps the keys of the runs that do not use it.
     trace_steps: int = Field(default=0, ge=0)  # record per-block gradients and update sizes for this many steps
     probe_steps: int = Field(default=0, ge=0)  # record branch/stream sizes and the output's change for this many
+    attn_stats: bool = False                   # record each layer's attention score std and entropy at each eval
     adam_eps: PositiveFloat = 1e-8             # AdamW's ε (PyTorch's default, which every earlier run used)
     decay_steps: Optional[PositiveInt] = None  # the cosine ends here, then the rate holds at lr/10; None: max_steps
     # the model's fields added after the first results (GPTConfig documents them)

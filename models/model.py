@@ -138,17 +138,26 @@ class CausalSelfAttention(nn.Module):
         return self.c_proj(y)
 
     @torch.no_grad()
-    def attention_weights(self, x):
-        """The weights (B, n_head, T, T) that forward's fused kernel computes without returning."""
-        q, k, _ = self.heads(x)
-        B, T = x.shape[:2]
+    def scores(self, x):
+        """The scores (B, n_head, T, T) softmax reads, scale applied, later positions at -inf (None for the
+        causal mean, which has none)."""
         if self.mean:
-            return causal_mean_weights(T, x.device).expand(B, self.n_head, T, T)
+            return None
+        q, k, _ = self.heads(x)
+        T = x.size(1)
         scores = q @ k.transpose(-2, -1)
         if self.scale is None:
             scores = scores / math.sqrt(self.d_head)
         causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
-        return scores.masked_fill(~causal, float("-inf")).softmax(-1)
+        return scores.masked_fill(~causal, float("-inf"))
+
+    @torch.no_grad()
+    def attention_weights(self, x):
+        """The weights (B, n_head, T, T) that forward's fused kernel computes without returning."""
+        if self.mean:
+            B, T = x.shape[:2]
+            return causal_mean_weights(T, x.device).expand(B, self.n_head, T, T)
+        return self.scores(x).softmax(-1)
 
 
 class SwiGLU(nn.Module):

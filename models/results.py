@@ -118,6 +118,15 @@ class FirstUpdates(Strict):
     hidden_change: list[Optional[float]]            # per update: the same of the hidden state the head reads
 
 
+class AttentionStats(Strict):
+    """A run with attn_stats, on the fixed probe batch at each evaluation (models/train.py, attention_stats):
+    per layer, over heads, the batch and queries 1..T−1 (query 0 reads only itself)."""
+    step: list[int]
+    score_std: list[list[Optional[float]]]    # the std of the scores softmax reads (scale applied; causal entries)
+    entropy: list[list[Optional[float]]]      # the attention weights' entropy per query row, mean, in nats
+    uniform_entropy: float                    # the same for uniform weights over the prefix: the largest possible
+
+
 class ValCurve(Strict):
     step: list[int]
     loss: list[Optional[float]]
@@ -187,6 +196,7 @@ class RunResult(Strict):
     timing: Timing
     trace: Optional[Trace] = None
     first_updates: Optional[FirstUpdates] = None
+    attention: Optional[AttentionStats] = None
 
 
 # ---------------------------------------------------------------- the schema of a benchmark's result

@@ -110,6 +110,38 @@ def first_token_attention(model: GPT, x) -> list[float]:
     return [float(block.attn.attention_weights(u)[:, :, 1:, 0].mean()) for block, u in zip(model.blocks, inputs)]
 
 
+@torch.no_grad()
+def attention_stats(model: GPT, x) -> tuple[list[float | None], list[float]]:
+    """Per layer, on batch x: the std of the attention scores softmax reads (over the causal entries of queries
+    t ≥ 1, every head), and the mean entropy of the weight rows of those queries (nats). How far softmax is
+    from uniform (entropy log(t + 1)) and how large the scores that drive it are; the causal mean has no scores."""
+    inputs: list = []
+    handles = [b.attn.register_forward_pre_hook(lambda m, a: inputs.append(a[0])) for b in model.blocks]
+    try:
+        model(x)
+    finally:
+        for h in handles:
+            h.remove()
+    stds, entropies = [], []
+    for block, u in zip(model.blocks, inputs):
+        w = block.attn.attention_weights(u)[:, :, 1:, :]
+        entropies.append(float(-(w * w.clamp_min(1e-30).log()).sum(-1).mean()))
+        s = block.attn.scores(u)
+        if s is None:
+            stds.append(None)
+        else:
+            T = s.size(-1)
+            causal = torch.ones(T, T, dtype=torch.bool, device=s.device).tril()
+            causal[0] = False
+            stds.append(float(s[:, :, causal].std()))
+    return stds, entropies
+
+
+def uniform_entropy(T: int) -> float:
+    """The mean entropy of uniform weights over the prefix, queries 1..T−1: the mean of log(t + 1)."""
+    return sum(math.log(t + 1) for t in range(1, T)) / (T - 1)
+
+
 def gain_stats(model: GPT) -> list[dict]:
     out = []
     for name, norm in model.norms().items():
@@ -280,12 +312,22 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
     if clamped:
         curves.update({"clamped_gate": [], "clamped_up": []})
     val = {"step": [], "loss": []}
+    attention = {"step": [], "score_std": [], "entropy": []} if cfg.attn_stats else None
+
+    def evaluation(steps_done: int) -> float:
+        """The validation loss; with attn_stats, the attention's statistics on the probe batch too."""
+        if attention is not None:
+            std, entropy = attention_stats(model, probe_batch[0])
+            attention["step"].append(steps_done)
+            attention["score_std"].append([finite(v) if v is not None else None for v in std])
+            attention["entropy"].append([finite(v) for v in entropy])
+        return evaluate(model, val_batches)
     diverged, diverged_step, last_finite = False, None, None
     init = probe(model, probe_batch)
     if first is not None:
         first.measure(0)
     val["step"].append(0)
-    val["loss"].append(evaluate(model, val_batches))
+    val["loss"].append(evaluation(0))
 
     t0 = time.perf_counter()
     bar = tqdm(total=cfg.max_steps, desc=f"{name:<28}", unit="step", disable=progress is not True, leave=True)
@@ -327,7 +369,7 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
             curves["clamped_up"].append(ffn["clamped"]["up"])
         if steps_done % cfg.eval_every == 0 or steps_done == cfg.max_steps:
             val["step"].append(steps_done)
-            val["loss"].append(finite(evaluate(model, val_batches)))
+            val["loss"].append(finite(evaluation(steps_done)))
             bar.set_postfix(val=f"{val['loss'][-1]:.3f}" if val["loss"][-1] is not None else "nan")
         bar.update(1)
         if callable(progress):
@@ -367,4 +409,6 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
         out["trace"] = trace.log
     if first is not None:
         out["first_updates"] = first.log
+    if attention is not None:
+        out["attention"] = {**attention, "uniform_entropy": uniform_entropy(cfg.block_size)}
     return out

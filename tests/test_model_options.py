@@ -17,7 +17,7 @@ from models.train import lr_at, quick_config
 
 from conftest import ROOT
 
-NEW_DEFAULTS = {"probe_steps": 0, "adam_eps": 1e-8, "decay_steps": None, "n_kv_head": None, "attn_scale": True,
+NEW_DEFAULTS = {"probe_steps": 0, "attn_stats": False, "adam_eps": 1e-8, "decay_steps": None, "n_kv_head": None, "attn_scale": True,
                 "attn_type": "softmax", "embed_init_std": None, "linear_init": "normal"}
 
 
@@ -222,7 +222,7 @@ def test_adam_eps_reaches_the_optimizer():
 
 def _computed(result: dict) -> dict:
     """What a run computes: its result less the clock and the config that names the options."""
-    return {k: v for k, v in result.items() if k not in ("timing", "config", "first_updates", "trace")}
+    return {k: v for k, v in result.items() if k not in ("timing", "config", "first_updates", "trace", "attention")}
 
 
 def test_probes_of_the_first_updates_do_not_perturb_training(trains):
@@ -283,3 +283,29 @@ def test_every_option_trains_on_the_quick_config_and_changes_the_run(trains, opt
     assert not r["metrics"]["diverged"] and r["metrics"]["steps_done"] == changed.max_steps
     plain = trains("x", cfg, progress=False)
     assert r["curves"]["train_loss"] != plain["curves"]["train_loss"]
+
+
+def test_attention_statistics_record_without_perturbing_training(trains):
+    cfg = quick_config(experiments(ROOT).config("c4_baseline"))
+    plain = trains("x", cfg, progress=False)
+    recorded = trains("x", valid(cfg, attn_stats=True), progress=False)
+    assert json.dumps(_computed(plain)) == json.dumps(_computed(recorded))
+    a = recorded["attention"]
+    assert a["step"] == recorded["val"]["step"]                    # at every evaluation, from the init on
+    assert all(len(r) == cfg.n_layer for r in a["score_std"] + a["entropy"])
+    assert all(0 < e <= a["uniform_entropy"] + 1e-6 for r in a["entropy"] for e in r)
+    # at init (std 0.02) the scores are small: softmax is near uniform, its entropy near the largest
+    assert all(a["uniform_entropy"] - e < 0.01 for e in a["entropy"][0])
+
+
+def test_attention_statistics_see_the_scale_and_the_causal_mean(trains):
+    cfg = valid(quick_config(experiments(ROOT).config("c4_baseline")), attn_stats=True)
+    scaled = trains("x", cfg, progress=False)["attention"]
+    unscaled = trains("x", valid(cfg, attn_scale=False), progress=False)["attention"]
+    # the same init: without 1/√d_head the first layer's scores are √d_head times larger (later layers read
+    # streams that the first layer's other attention already changed)
+    d_head = cfg.d_model // cfg.n_head
+    assert unscaled["score_std"][0][0] == pytest.approx(scaled["score_std"][0][0] * math.sqrt(d_head), rel=1e-5)
+    mean = trains("x", valid(cfg, attn_type="causal_mean"), progress=False)["attention"]
+    assert all(v is None for r in mean["score_std"] for v in r)
+    assert all(e == pytest.approx(mean["uniform_entropy"], rel=1e-6) for r in mean["entropy"] for e in r)
