@@ -49,6 +49,12 @@ class GPTConfig:
     attn_output_gate: bool = False
     swiglu_limit: Optional[float] = None
     decay_gains: bool = False
+    # added after the first results, each off by default
+    n_kv_head: Optional[int] = None     # key/value heads: None = n_head; fewer = grouped-query, 1 = multi-query
+    attn_scale: bool = True             # divide the attention scores by √d_head
+    attn_type: Literal["softmax", "causal_mean"] = "softmax"  # causal_mean: the uniform mean of the values so far
+    embed_init_std: Optional[float] = None   # std of the (tied) embedding at init; None = init_std
+    linear_init: Literal["normal", "fan_in"] = "normal"  # fan_in: every matrix N(0, 1/fan_in) instead of init_std
 
     @property
     def ffn_hidden(self) -> int:
@@ -97,6 +103,16 @@ class TrainConfig(Strict):
     # Fields added after the first results carry a default. A run's key leaves out every field at its
     # default (models/measure.py), so adding one keeps the keys of the runs that do not use it.
     trace_steps: int = Field(default=0, ge=0)  # record per-block gradients and update sizes for this many steps
+    probe_steps: int = Field(default=0, ge=0)  # record branch/stream sizes and the output's change for this many
+    attn_stats: bool = False                   # record each layer's attention score std and entropy at each eval
+    adam_eps: PositiveFloat = 1e-8             # AdamW's ε (PyTorch's default, which every earlier run used)
+    decay_steps: Optional[PositiveInt] = None  # the cosine ends here, then the rate holds at lr/10; None: max_steps
+    # the model's fields added after the first results (GPTConfig documents them)
+    n_kv_head: Optional[PositiveInt] = None
+    attn_scale: bool = True
+    attn_type: Literal["softmax", "causal_mean"] = "softmax"
+    embed_init_std: Optional[PositiveFloat] = None
+    linear_init: Literal["normal", "fan_in"] = "normal"
 
     @model_validator(mode="after")
     def _consistent(self):
@@ -104,6 +120,12 @@ class TrainConfig(Strict):
             raise ValueError(f"d_model ({self.d_model}) must be a multiple of n_head ({self.n_head})")
         if self.swiglu_limit is not None and self.ffn_type != "swiglu":
             raise ValueError(f"swiglu_limit needs ffn_type 'swiglu', got {self.ffn_type!r}")
+        if self.n_kv_head is not None and self.n_head % self.n_kv_head:
+            raise ValueError(f"n_head ({self.n_head}) must be a multiple of n_kv_head ({self.n_kv_head})")
+        if not self.attn_scale and self.attn_type != "softmax":
+            raise ValueError(f"attn_scale false needs attn_type 'softmax' (the one with scores), got {self.attn_type!r}")
+        if self.decay_steps is not None and self.decay_steps <= self.warmup_steps:
+            raise ValueError(f"decay_steps ({self.decay_steps}) must come after the warmup ({self.warmup_steps} steps)")
         return self
 
     def gpt_config(self, vocab_size: int) -> GPTConfig:

@@ -104,6 +104,29 @@ class Trace(Strict):
     block_param_norm: list[list[Optional[float]]]   # ‖θ‖ per block after the update
 
 
+class FirstUpdates(Strict):
+    """The first `probe_steps` updates of a run that asks for them, on the fixed probe batch with no gradient
+    (models/train.py, FirstUpdates): entry k of the per-state lists after k updates (step[k]), entry k of the
+    per-update lists for update k + 1 (from the state step[k] to step[k + 1])."""
+    step: list[int]                                 # updates done: 0 (at init), 1, …, probe_steps
+    loss: list[Optional[float]]                     # on the probe batch
+    attn_ratio: list[list[Optional[float]]]         # per block: RMS(attention's output) / RMS(stream it is added to)
+    ffn_ratio: list[list[Optional[float]]]          # per block: RMS(the FFN's output) / RMS(stream it is added to)
+    norms: list[str]                                # every norm, in the model's order
+    norm_input_rms: list[list[Optional[float]]]     # per norm of `norms`: the RMS of its input
+    logit_change: list[Optional[float]]             # per update: ‖Δ logits‖ per token, mean over the batch's tokens
+    hidden_change: list[Optional[float]]            # per update: the same of the hidden state the head reads
+
+
+class AttentionStats(Strict):
+    """A run with attn_stats, on the fixed probe batch at each evaluation (models/train.py, attention_stats):
+    per layer, over heads, the batch and queries 1..T−1 (query 0 reads only itself)."""
+    step: list[int]
+    score_std: list[list[Optional[float]]]    # the std of the scores softmax reads (scale applied; causal entries)
+    entropy: list[list[Optional[float]]]      # the attention weights' entropy per query row, mean, in nats
+    uniform_entropy: float                    # the same for uniform weights over the prefix: the largest possible
+
+
 class ValCurve(Strict):
     step: list[int]
     loss: list[Optional[float]]
@@ -172,6 +195,8 @@ class RunResult(Strict):
     metrics: RunMetrics
     timing: Timing
     trace: Optional[Trace] = None
+    first_updates: Optional[FirstUpdates] = None
+    attention: Optional[AttentionStats] = None
 
 
 # ---------------------------------------------------------------- the schema of a benchmark's result

@@ -29,19 +29,26 @@ MIN_LR_FRACTION = 0.1   # cosine decays to lr/10, as nanoGPT does
 
 
 def lr_at(step: int, cfg: TrainConfig) -> float:
-    """Learning rate for update `step` (0-based): linear warmup to lr, then cosine to lr/10."""
+    """Learning rate for update `step` (0-based): linear warmup to lr, then cosine to lr/10 at decay_steps
+    (max_steps unless set), where it then holds: a longer run with the same decay_steps is the shorter one
+    continued, the same run up to there."""
     if step < cfg.warmup_steps:
         return cfg.lr * (step + 1) / cfg.warmup_steps
-    progress = (step - cfg.warmup_steps) / max(1, cfg.max_steps - cfg.warmup_steps)
+    end = cfg.decay_steps or cfg.max_steps
+    progress = min(1.0, (step - cfg.warmup_steps) / max(1, end - cfg.warmup_steps))
     min_lr = cfg.lr * MIN_LR_FRACTION
     return min_lr + 0.5 * (1 + math.cos(math.pi * progress)) * (cfg.lr - min_lr)
 
 
 def quick_config(cfg: TrainConfig) -> TrainConfig:
     """The tests' version of a run: same model and schedule shape, a few small steps."""
-    return cfg.model_copy(update={"max_steps": min(cfg.max_steps, 6), "warmup_steps": min(cfg.warmup_steps, 2),
+    steps, warmup = min(cfg.max_steps, 6), min(cfg.warmup_steps, 2)
+    # a cosine that ends before the last step ends as early in proportion (after the warmup)
+    decay = (None if cfg.decay_steps is None
+             else max(warmup + 1, math.ceil(cfg.decay_steps * steps / max(1, cfg.max_steps))))
+    return cfg.model_copy(update={"max_steps": steps, "warmup_steps": warmup, "decay_steps": decay,
                                   "eval_every": 3, "eval_batches": 2, "batch_size": 4,
-                                  "trace_steps": min(cfg.trace_steps, 3)})
+                                  "trace_steps": min(cfg.trace_steps, 3), "probe_steps": min(cfg.probe_steps, 3)})
 
 
 def finite(x: float) -> float | None:
@@ -101,6 +108,38 @@ def first_token_attention(model: GPT, x) -> list[float]:
         for h in handles:
             h.remove()
     return [float(block.attn.attention_weights(u)[:, :, 1:, 0].mean()) for block, u in zip(model.blocks, inputs)]
+
+
+@torch.no_grad()
+def attention_stats(model: GPT, x) -> tuple[list[float | None], list[float]]:
+    """Per layer, on batch x: the std of the attention scores softmax reads (over the causal entries of queries
+    t ≥ 1, every head), and the mean entropy of the weight rows of those queries (nats). How far softmax is
+    from uniform (entropy log(t + 1)) and how large the scores that drive it are; the causal mean has no scores."""
+    inputs: list = []
+    handles = [b.attn.register_forward_pre_hook(lambda m, a: inputs.append(a[0])) for b in model.blocks]
+    try:
+        model(x)
+    finally:
+        for h in handles:
+            h.remove()
+    stds, entropies = [], []
+    for block, u in zip(model.blocks, inputs):
+        w = block.attn.attention_weights(u)[:, :, 1:, :]
+        entropies.append(float(-(w * w.clamp_min(1e-30).log()).sum(-1).mean()))
+        s = block.attn.scores(u)
+        if s is None:
+            stds.append(None)
+        else:
+            T = s.size(-1)
+            causal = torch.ones(T, T, dtype=torch.bool, device=s.device).tril()
+            causal[0] = False
+            stds.append(float(s[:, :, causal].std()))
+    return stds, entropies
+
+
+def uniform_entropy(T: int) -> float:
+    """The mean entropy of uniform weights over the prefix, queries 1..T−1: the mean of log(t + 1)."""
+    return sum(math.log(t + 1) for t in range(1, T)) / (T - 1)
 
 
 def gain_stats(model: GPT) -> list[dict]:
@@ -186,6 +225,67 @@ class UpdateTrace:
         self.before = None
 
 
+def rms(t) -> float:
+    return float(t.detach().pow(2).mean().sqrt())
+
+
+class FirstUpdates:
+    """The first `steps` updates seen from outside, on the fixed probe batch (a validation batch, drawn by its
+    own generator: the training data and order are untouched) with no gradient, before the first update and
+    after each: per block, the RMS of each branch's output relative to the RMS of the residual stream it is
+    added to (Pre-Norm adds F(Norm(x)) to x, the norm's input; Post-LN adds F(x) to x, the sublayer's input;
+    RMS over the whole batch, as `stream_rms`), the RMS of every norm's input, the loss; and per update the
+    change of the model's output F on that batch, ‖F(θ_k) − F(θ_{k−1})‖ per token, averaged over its tokens:
+    of the logits (the model's output, whose change DeepNet's Fig. 4a plots) and of the final hidden state
+    the head reads (after the final norm in Pre-Norm, the last block's output in Post-LN)."""
+
+    def __init__(self, model: GPT, batch, steps: int):
+        self.model, self.batch, self.steps = model, batch, steps
+        self.log = {"step": [], "loss": [], "attn_ratio": [], "ffn_ratio": [], "norms": list(model.norms()),
+                    "norm_input_rms": [], "logit_change": [], "hidden_change": []}
+        self.last: tuple | None = None  # the logits and the hidden state of the previous measure
+
+    def active(self, step: int) -> bool:
+        return step < self.steps
+
+    @torch.no_grad()
+    def measure(self, steps_done: int) -> None:
+        seen: dict[str, tuple[float, float]] = {}   # module name → (RMS of its input, RMS of its output)
+        hidden: list = []
+
+        def keep(name: str) -> Callable:
+            def hook(module, inputs, output):
+                seen[name] = (rms(inputs[0]), rms(output))
+            return hook
+
+        blocks = range(len(self.model.blocks))
+        names = set(self.log["norms"]) | {f"blocks.{i}.{s}" for i in blocks for s in ("attn", "mlp")}
+        handles = [m.register_forward_hook(keep(n)) for n, m in self.model.named_modules() if n in names]
+        handles.append(self.model.lm_head.register_forward_pre_hook(lambda m, a: hidden.append(a[0])))
+        try:
+            x, y = self.batch
+            logits, loss = self.model(x, y)
+        finally:
+            for h in handles:
+                h.remove()
+
+        def ratio(block: int, sublayer: str, norm: str) -> float | None:
+            # the stream the branch is added to: the norm's input in Pre-Norm, the sublayer's own in Post-LN
+            reads = norm if self.model.blocks[block].pre else sublayer
+            stream, branch = seen[f"blocks.{block}.{reads}"][0], seen[f"blocks.{block}.{sublayer}"][1]
+            return finite(branch / stream) if stream else None
+
+        self.log["step"].append(steps_done)
+        self.log["loss"].append(finite(loss.item()))
+        self.log["attn_ratio"].append([ratio(i, "attn", "norm_1") for i in blocks])
+        self.log["ffn_ratio"].append([ratio(i, "mlp", "norm_2") for i in blocks])
+        self.log["norm_input_rms"].append([finite(seen[n][0]) for n in self.log["norms"]])
+        if self.last is not None:
+            for key, now, before in zip(("logit_change", "hidden_change"), (logits, hidden[0]), self.last):
+                self.log[key].append(finite(float((now - before).norm(dim=-1).mean())))
+        self.last = (logits, hidden[0])
+
+
 # ---------------------------------------------------------------- the run
 
 def to(device: str, batch):
@@ -200,21 +300,34 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
     corpus = load_corpus(cfg.vocab_top)
     torch.manual_seed(cfg.seed)
     model = GPT(cfg.gpt_config(corpus.vocab_size)).to(device)
-    opt = model.configure_optimizers(cfg.lr, cfg.weight_decay, (cfg.beta1, cfg.beta2))
+    opt = model.configure_optimizers(cfg.lr, cfg.weight_decay, (cfg.beta1, cfg.beta2), cfg.adam_eps)
     val_batches = [to(device, b) for b in corpus.val_batches(cfg.eval_batches, cfg.batch_size, cfg.block_size)]
     probe_batch = val_batches[0]
     data_rng = torch.Generator().manual_seed(cfg.seed)  # the data order follows the seed, as the init does
     clamped = any(getattr(b.mlp, "limit", None) is not None for b in model.blocks)
     trace = UpdateTrace(model, cfg.trace_steps) if cfg.trace_steps else None
+    first = FirstUpdates(model, probe_batch, cfg.probe_steps) if cfg.probe_steps else None
 
     curves = {"step": [], "train_loss": [], "lr": [], "grad_norm": [], "ffn_act_max": []}
     if clamped:
         curves.update({"clamped_gate": [], "clamped_up": []})
     val = {"step": [], "loss": []}
+    attention = {"step": [], "score_std": [], "entropy": []} if cfg.attn_stats else None
+
+    def evaluation(steps_done: int) -> float:
+        """The validation loss; with attn_stats, the attention's statistics on the probe batch too."""
+        if attention is not None:
+            std, entropy = attention_stats(model, probe_batch[0])
+            attention["step"].append(steps_done)
+            attention["score_std"].append([finite(v) if v is not None else None for v in std])
+            attention["entropy"].append([finite(v) for v in entropy])
+        return evaluate(model, val_batches)
     diverged, diverged_step, last_finite = False, None, None
     init = probe(model, probe_batch)
+    if first is not None:
+        first.measure(0)
     val["step"].append(0)
-    val["loss"].append(evaluate(model, val_batches))
+    val["loss"].append(evaluation(0))
 
     t0 = time.perf_counter()
     bar = tqdm(total=cfg.max_steps, desc=f"{name:<28}", unit="step", disable=progress is not True, leave=True)
@@ -243,6 +356,8 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
         steps_done = step + 1
         if tracing:
             trace.after_update(steps_done)
+        if first is not None and first.active(step):
+            first.measure(steps_done)
         last_finite = loss_value
         curves["step"].append(steps_done)
         curves["train_loss"].append(loss_value)
@@ -254,7 +369,7 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
             curves["clamped_up"].append(ffn["clamped"]["up"])
         if steps_done % cfg.eval_every == 0 or steps_done == cfg.max_steps:
             val["step"].append(steps_done)
-            val["loss"].append(finite(evaluate(model, val_batches)))
+            val["loss"].append(finite(evaluation(steps_done)))
             bar.set_postfix(val=f"{val['loss'][-1]:.3f}" if val["loss"][-1] is not None else "nan")
         bar.update(1)
         if callable(progress):
@@ -292,4 +407,8 @@ def train(name: str, cfg: TrainConfig, progress: bool | Callable[[int, dict], No
     }
     if trace is not None:
         out["trace"] = trace.log
+    if first is not None:
+        out["first_updates"] = first.log
+    if attention is not None:
+        out["attention"] = {**attention, "uniform_entropy": uniform_entropy(cfg.block_size)}
     return out

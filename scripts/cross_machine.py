@@ -23,11 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cachekit import write_atomic  # noqa: E402
+from models.config import TrainConfig  # noqa: E402
 
 OUT = ROOT / "data" / "cross-machine.json"
 # fields that change what a run records, not what it computes (models/train.py reads the trace off the
 # gradients after they are made): a pair that differs only there is kept, with the difference named
-RECORDING = {"trace_steps"}
+RECORDING = {"trace_steps", "probe_steps", "attn_stats"}
+# a field added since a result was trained, at its default there, computes what the code computed before it
+DEFAULTS = {name: f.default for name, f in TrainConfig.model_fields.items() if not f.is_required()}
 
 
 def at_commit(root: Path, commit: str, rel: str) -> dict | None:
@@ -53,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         differs = {k for k in set(now["config"]) | set(then["config"])
                    if now["config"].get(k) != then["config"].get(k)
-                   and not (k not in then["config"] and now["config"][k] in (None, 0))}   # added since, at its default
+                   and not (k not in then["config"] and k in DEFAULTS and now["config"][k] == DEFAULTS[k])}
         if differs - RECORDING or then["provenance"]["torch"] != now["provenance"]["torch"]:
             continue
         if then["provenance"]["device_name"].split(",")[0] == now["provenance"]["device_name"].split(",")[0]:
