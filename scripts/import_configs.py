@@ -49,6 +49,130 @@ def yaml_scalar(text: str, key: str):
         return float(v)
 
 
+# ---------------------------------------------------------------- attention fields
+
+# what a layer of each kind keeps while generating (course/common/kv_cache.py counts it); DeepSeek-V4's kinds
+# are transformers' names for its compress_ratios 0, 4 and 128 (DeepseekV4Config)
+V4_RATIO_KINDS = {0: "sliding_attention", 4: "compressed_sparse_attention", 128: "heavily_compressed_attention"}
+
+
+def at(config: dict, key: str):
+    """The value at a dotted key path of a config (None when a key on the way is missing or null)."""
+    v = config
+    for part in key.split("."):
+        if not isinstance(v, dict) or part not in v:
+            return None
+        v = v[part]
+    return v
+
+
+def attention(c: dict, prefix: str) -> dict:
+    """The attention fields of a Hugging Face config (its text_config when it has one), for the KV cache.
+
+    Each value read from the config names its key path in the copied file (`attention_keys`, `prefix` is
+    "text_config." when the file nests one); a value derived from other keys names the list of keys it came
+    from and carries a `*_rule` saying how, as `ffn_rule` does; a field the cache needs that the config does not
+    give is left out, with the reason in `attention_absent`. Nothing is guessed: a rule cites the code that
+    reads the config the same way."""
+    out, keys, absent = {}, {}, {}
+
+    def read(field, key):
+        v = at(c, key)
+        if v is None:
+            return False
+        out[field], keys[field] = v, prefix + key
+        return True
+
+    read("num_layers", "num_hidden_layers")
+    read("num_heads", "num_attention_heads")
+    read("num_kv_heads", "num_key_value_heads")
+    mla = at(c, "kv_lora_rank") is not None
+    for field in ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "index_head_dim"):
+        read(field, field)
+    if not read("head_dim", "head_dim"):
+        if mla:
+            absent["head_dim"] = ("MLA has no single head width: a head's query and key have qk_nope_head_dim + "
+                                  "qk_rope_head_dim entries and its value v_head_dim; the cache holds the latent "
+                                  "(kv_lora_rank) and the shared RoPE key (qk_rope_head_dim)")
+        elif c["hidden_size"] % c["num_attention_heads"] == 0:
+            out["head_dim"] = c["hidden_size"] // c["num_attention_heads"]
+            keys["head_dim"] = [prefix + "hidden_size", prefix + "num_attention_heads"]
+            out["head_dim_rule"] = ("hidden_size / num_attention_heads: the config has no head_dim key, and "
+                                    "transformers' LlamaConfig sets head_dim to hidden_size // num_attention_heads "
+                                    "when it is missing")
+    if not read("sliding_window", "sliding_window") and ("sliding_window" in c or "use_sliding_window" in c):
+        absent["sliding_window"] = (f"sliding_window is {json.dumps(c.get('sliding_window'))} and use_sliding_window "
+                                    f"{json.dumps(c.get('use_sliding_window'))}: no layer attends through a window")
+    L = c["num_hidden_layers"]
+    if read("layer_types", "layer_types"):
+        pass
+    elif read("compress_ratios", "compress_ratios"):
+        ratios = c["compress_ratios"]
+        extra = len(ratios) - L
+        if extra != c.get("num_nextn_predict_layers", 0) or any(r not in V4_RATIO_KINDS for r in ratios):
+            raise ValueError(f"compress_ratios: {len(ratios)} entries for {L} layers and "
+                             f"{c.get('num_nextn_predict_layers')} MTP layers, ratios {sorted(set(ratios))}")
+        out["layer_types"] = [V4_RATIO_KINDS[r] for r in ratios[:L]]
+        keys["layer_types"] = [prefix + "compress_ratios", prefix + "num_hidden_layers"]
+        out["layer_types_rule"] = (
+            "compress_ratios[:num_hidden_layers], 0 → sliding_attention (the window alone), 4 → "
+            "compressed_sparse_attention, 128 → heavily_compressed_attention, as transformers' DeepseekV4Config "
+            "maps them; the one entry more than the layers is the MTP layer's (num_nextn_predict_layers 1: "
+            "DeepSeek-V4-Flash inference/model.py builds MTPBlock(n_layers + i), whose attention reads "
+            "compress_ratios[n_layers + i]); every layer also keeps its last sliding_window tokens uncompressed")
+    elif at(c, "full_attention_interval") is not None:
+        n = c["full_attention_interval"]
+        out["layer_types"] = ["linear_attention" if (i + 1) % n else "full_attention" for i in range(L)]
+        keys["layer_types"] = [prefix + "full_attention_interval", prefix + "num_hidden_layers"]
+        out["layer_types_rule"] = ("every full_attention_interval-th layer is full attention, the others linear "
+                                   "(Gated DeltaNet): transformers' Qwen3NextConfig builds layer_types as "
+                                   "'linear_attention' if (i + 1) % full_attention_interval else 'full_attention'")
+    elif at(c, "linear_attn_config.kda_layers") is not None:
+        kda, full = set(c["linear_attn_config"]["kda_layers"]), set(c["linear_attn_config"]["full_attn_layers"])
+        if kda & full or kda | full != set(range(1, L + 1)):
+            raise ValueError("linear_attn_config: kda_layers and full_attn_layers must split layers 1..L")
+        out["layer_types"] = ["linear_attention" if i + 1 in kda else "full_attention" for i in range(L)]
+        keys["layer_types"] = [prefix + "linear_attn_config.kda_layers", prefix + "linear_attn_config.full_attn_layers"]
+        out["layer_types_rule"] = ("linear_attn_config.kda_layers (linear attention, KDA) and .full_attn_layers "
+                                   "(MLA), numbered from 1: vLLM's KimiLinearConfig.is_kda_layer tests "
+                                   "(layer_idx + 1) in kda_layers")
+    else:
+        absent["layer_types"] = ("no layer_types key (nor a pattern that sets one): every decoder layer has the "
+                                 "same full attention")
+    for field in ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+                  "linear_conv_kernel_dim"):
+        read(field, field)
+    if at(c, "linear_attn_config.num_heads") is not None:   # Kimi's KDA: one head count and width for q, k, v
+        for field, key in (("linear_num_key_heads", "num_heads"), ("linear_num_value_heads", "num_heads"),
+                           ("linear_key_head_dim", "head_dim"), ("linear_value_head_dim", "head_dim"),
+                           ("linear_conv_kernel_dim", "short_conv_kernel_size")):
+            read(field, "linear_attn_config." + key)
+    if not read("max_position_embeddings", "max_position_embeddings"):
+        absent["max_position_embeddings"] = "the config has no max_position_embeddings key"
+    out["attention_keys"] = keys
+    if absent:
+        out["attention_absent"] = absent
+    return out
+
+
+def olmo_attention(y: str) -> dict:
+    """OLMo's YAML: no n_kv_heads or multi_query_attention key means one key and value head per query head."""
+    if re.search(r"^\s+(n_kv_heads|multi_query_attention):", y, re.M):
+        raise ValueError("the OLMo YAML sets n_kv_heads or multi_query_attention: read it instead of the default")
+    heads, d = yaml_scalar(y, "n_heads"), yaml_scalar(y, "d_model")
+    return {
+        "num_kv_heads": heads,
+        "num_kv_heads_rule": "the YAML sets neither n_kv_heads nor multi_query_attention, and OLMo's "
+                             "ModelConfig.effective_n_kv_heads is then n_heads (allenai/OLMo olmo/config.py): "
+                             "multi-head attention",
+        "head_dim": d // heads, "head_dim_rule": "d_model // n_heads (OLMo's attention splits d_model into n_heads)",
+        "max_position_embeddings": yaml_scalar(y, "max_sequence_length"),
+        "attention_keys": {"num_layers": "model.n_layers", "num_heads": "model.n_heads",
+                           "num_kv_heads": ["model.n_heads"], "head_dim": ["model.d_model", "model.n_heads"],
+                           "max_position_embeddings": "model.max_sequence_length"},
+    }
+
+
 def main(src: Path) -> None:
     anchor_file = src / "Qwen__Qwen3.8-27B.config.json"
     anchor = {
@@ -79,8 +203,8 @@ def main(src: Path) -> None:
 
     def hf(name, year, file, repository, repo_path, commit, grade, verification, **extra):
         path = src / file
-        c = json.loads(path.read_text())
-        c = c.get("text_config", c)
+        raw = json.loads(path.read_text())
+        c = raw.get("text_config", raw)
         kv = c.get("num_key_value_heads")
         experts = c.get("n_routed_experts", c.get("num_local_experts", c.get("num_experts")))
         m = {
@@ -109,6 +233,7 @@ def main(src: Path) -> None:
             "attn_res_block_size": c.get("attn_res_block_size"),  # Block AttnRes
             "provenance": file_record(path, repository, repo_path, commit, grade, verification),
         }
+        m.update(attention(c, "text_config." if "text_config" in raw else ""))
         m.update(extra)
         return m
 
@@ -118,6 +243,14 @@ def main(src: Path) -> None:
     models.append({
         "name": "Transformer base", "year": 2017, "hidden_size": 512, "num_layers": 6, "ffn_width": 2048,
         "num_heads": 8, "activation": "relu", "norm": "layernorm", "norm_placement": "post",
+        "num_kv_heads": 8, "num_kv_heads_rule": "multi-head attention: each of the h heads projects its own keys and "
+                                                "values (Vaswani et al. 2017 §3.2.2)",
+        "head_dim": 512 // 8, "head_dim_rule": "d_model / h (Vaswani et al. 2017 §3.2.2: d_k = d_v = d_model/h = 64)",
+        "cache_rule": "an encoder-decoder: what grows per generated token is the decoder's self-attention, num_layers "
+                      "= N = 6 decoder layers; the encoder-decoder attention's keys and values are computed once per "
+                      "source token",
+        "attention_absent": {"max_position_embeddings": "no config file; the sinusoidal positions (§3.5) set no "
+                                                        "maximum length"},
         "provenance": {"grade": "official code", "repository": "tensorflow/tensor2tensor",
                        "path": "tensor2tensor/models/transformer.py (transformer_base_v1, lines 1772-1841)",
                        "commit": "bafdc1b",
@@ -129,6 +262,14 @@ def main(src: Path) -> None:
         "ffn_width": 4 * g["n_embd"], "num_heads": g["n_head"], "activation": "gelu", "norm": "layernorm",
         "norm_placement": "pre", "vocab_size": g["n_vocab"],
         "ffn_rule": "4 x n_embd (openai/gpt-2 src/model.py line 128: mlp(..., nx*4))",
+        "num_kv_heads": g["n_head"],
+        "num_kv_heads_rule": "n_head: one projection c_attn gives queries, keys and values, each split into n_head "
+                             "heads (openai/gpt-2 src/model.py attn, split_heads): every head has its own key and value",
+        "head_dim": g["n_embd"] // g["n_head"],
+        "head_dim_rule": "n_embd / n_head (openai/gpt-2 src/model.py split_heads)",
+        "max_position_embeddings": g["n_ctx"],
+        "attention_keys": {"num_layers": "n_layer", "num_heads": "n_head", "num_kv_heads": ["n_head"],
+                           "head_dim": ["n_embd", "n_head"], "max_position_embeddings": "n_ctx"},
         "provenance": file_record(src / "openai__gpt2-124M.hparams.json", "fratifederico/BPM_project",
                                   "models/124M/hparams.json", "ce88ae9", "vendored copy",
                                   "OpenAI's hparams.json as fetched by openai/gpt-2 download_model.py")})
@@ -136,9 +277,15 @@ def main(src: Path) -> None:
         "name": "DeepSeek-LLM-67B", "year": 2023, "hidden_size": 8192, "num_layers": 95, "ffn_width": 22016,
         "num_heads": 64, "num_kv_heads": 8, "activation": "silu", "norm": "rmsnorm", "norm_placement": "pre",
         "vocab_size": 102400,
+        "head_dim": 8192 // 64, "head_dim_rule": "hidden_size / num_heads (the paper follows LLaMA's design, §2.2)",
+        "attention_absent": {"max_position_embeddings": "no config file in the collection; the DeepSeek LLM paper's "
+                                                        "Table 2 gives a context length of 4096 (its training "
+                                                        "sequence length)"},
         "provenance": {"grade": "secondary source",
                        "verification": "no config file found; a review citing HF deepseek-llm-67b-chat gives "
-                                       "95 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 22016, vocab 102400"}})
+                                       "95 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 22016, vocab 102400; "
+                                       "the DeepSeek LLM paper (arXiv:2401.02954) Table 2 gives the same 95 layers, "
+                                       "d_model 8192, 64 heads and 8 KV heads, and says the 67B model uses GQA (§2.2)"}})
     p = json.loads((src / "meta-llama__Llama-2-7b.params.json").read_text())
     models.append({
         "name": "Llama 2 7B", "year": 2023, "hidden_size": p["dim"], "num_layers": p["n_layers"],
@@ -146,6 +293,16 @@ def main(src: Path) -> None:
         "ffn_multiple_of": p["multiple_of"],
         "num_heads": p["n_heads"], "activation": "silu", "norm": "rmsnorm", "norm_placement": "pre",
         "norm_eps": p["norm_eps"],
+        "num_kv_heads": p.get("n_kv_heads") or p["n_heads"],
+        "num_kv_heads_rule": None if p.get("n_kv_heads") else (
+            "params.json has no n_kv_heads, and Meta's llama/model.py (Attention) sets n_kv_heads = n_heads when it is "
+            "None: multi-head attention"),
+        "head_dim": p["dim"] // p["n_heads"], "head_dim_rule": "dim // n_heads (Meta's llama/model.py, Attention)",
+        "attention_keys": {"num_layers": "n_layers", "num_heads": "n_heads", "num_kv_heads": ["n_heads"],
+                           "head_dim": ["dim", "n_heads"]},
+        "attention_absent": {"max_position_embeddings": "params.json has no context length: Meta's code takes "
+                                                        "max_seq_len when it builds the model; the Llama 2 paper "
+                                                        "pretrains with a 4k context (its Table 1)"},
         "provenance": file_record(src / "meta-llama__Llama-2-7b.params.json", "hardaatbaath/llama-pytorch",
                                   "llama-2-7b/params.json", "644a060", "vendored copy", "Meta params.json")})
     models.append(hf("Llama 3.1 8B", 2024, "meta-llama__Llama-3.1-8B-Instruct.config.json", TT,
@@ -204,6 +361,7 @@ def main(src: Path) -> None:
             "norm_placement": "output" if yaml_scalar(y, "norm_after") else "pre",
             "qk_norm": yaml_scalar(y, "attention_layer_norm"), "norm_eps": yaml_scalar(y, "layer_norm_eps"),
             "vocab_size": yaml_scalar(y, "vocab_size"),
+            **olmo_attention(y),
             "provenance": file_record(src / file, "allenai/OLMo", f"configs/official-1124/{file.split('.', 1)[1]}",
                                       commit, "official file", "official training config")})
     for m in models:

@@ -1,5 +1,5 @@
 """Every chart the site draws, at a phone's width (390 px) and a desktop's (1280 px), in both languages and
-both palettes: its title, axis titles, legend, tick labels and plot areas, measured in Chromium, lie
+both palettes (each pair of those in one visit): its title, axis titles, legend, tick labels and plot areas, measured in Chromium, lie
 clear of each other and inside the chart (course.core.figures.CHART_BOXES says what it checks: no text
 over text, no text cut by the chart's box, the modebar off the title, plot areas large enough to read,
 legend entries drawn differently, dotted traces visible on the background). With every chart drawn, the
@@ -73,9 +73,21 @@ def bundle_problems(v) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("lang", LANGS)
+SCHEMES = ["light", "dark"]
+# Language, width and palette, each pair of their values in one visit (a pairwise design: four visits of every
+# chart page instead of eight). A chart's boxes depend on its text and its width; its palette changes colors
+# only, which the color checks (dotted traces on the background, legend entries told apart) read.
+VISITS = [(lang, width, SCHEMES[(i + j) % 2]) for i, lang in enumerate(LANGS) for j, width in enumerate(WIDTHS)]
+
+
+def test_the_visits_see_every_pair_of_language_width_and_palette():
+    pairs = lambda a, b: {(v[a], v[b]) for v in VISITS}
+    assert pairs(0, 1) == {(lang, w) for lang in LANGS for w in WIDTHS}
+    assert pairs(0, 2) == {(lang, s) for lang in LANGS for s in SCHEMES}
+    assert pairs(1, 2) == {(w, s) for w in WIDTHS for s in SCHEMES}
+
+
+@pytest.mark.parametrize("lang,width,scheme", VISITS)
 def test_every_chart_fits_its_box_and_draws_with_the_vendored_bundle(site_dir, open_page, units, lang, width, scheme):
     """Every page that loads plotly.js: those whose Markdown places a chart, and the labs that draw one."""
     pages = chart_pages(site_dir, lang)

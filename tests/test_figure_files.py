@@ -43,20 +43,28 @@ def figures_server(built_paths):
         yield base
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_standalone_figures_draw_in_the_readers_palette(browser, figures_server, units, scheme):
-    for name in figure_names(units):
-        for lang in LANGS:
-            ctx = browser.new_context(color_scheme=scheme)
-            try:
-                v = Visit(ctx.new_page(), figures_server)
-                v.goto(f"{name}.{lang}.html")
-                v.page.locator("#figure .main-svg").first.wait_for(timeout=30000)
-                # a line or bar chart draws .trace groups; a heatmap draws an image in its .hm group
-                assert v.page.locator("#figure .trace, #figure .hm image").count() > 0, name
-                fill = v.page.locator("#figure .xtick text").first.evaluate("t => getComputedStyle(t).fill")
-                want = PALETTES[scheme]["fg"].lstrip("#")
-                assert fill == "rgb({}, {}, {})".format(*(int(want[i:i + 2], 16) for i in (0, 2, 4))), (name, fill)
-                v.check_clean()
-            finally:
-                ctx.close()
+def draws(units) -> list[tuple[str, str, str]]:
+    """(figure, language, palette): each figure in each language once, its two languages in the two palettes,
+    which palette goes with which language alternating from one figure to the next."""
+    schemes = ["light", "dark"]
+    return [(name, lang, schemes[(i + j) % 2]) for i, name in enumerate(figure_names(units))
+            for j, lang in enumerate(LANGS)]
+
+
+def test_standalone_figures_draw_in_the_readers_palette(browser, figures_server, units):
+    seen = {(lang, scheme) for _, lang, scheme in draws(units)}
+    assert seen == {(lang, scheme) for lang in LANGS for scheme in PALETTES}   # every pairing is drawn
+    for name, lang, scheme in draws(units):
+        ctx = browser.new_context(color_scheme=scheme)
+        try:
+            v = Visit(ctx.new_page(), figures_server)
+            v.goto(f"{name}.{lang}.html")
+            v.page.locator("#figure .main-svg").first.wait_for(timeout=30000)
+            # a line or bar chart draws .trace groups; a heatmap draws an image in its .hm group
+            assert v.page.locator("#figure .trace, #figure .hm image").count() > 0, name
+            fill = v.page.locator("#figure .xtick text").first.evaluate("t => getComputedStyle(t).fill")
+            want = PALETTES[scheme]["fg"].lstrip("#")
+            assert fill == "rgb({}, {}, {})".format(*(int(want[i:i + 2], 16) for i in (0, 2, 4))), (name, lang, fill)
+            v.check_clean()
+        finally:
+            ctx.close()

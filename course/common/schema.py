@@ -34,6 +34,7 @@ class TextConfig(Official):
     linear_key_head_dim: PositiveInt
     linear_value_head_dim: PositiveInt
     linear_conv_kernel_dim: PositiveInt
+    max_position_embeddings: PositiveInt
     mtp_num_hidden_layers: int = Field(ge=0)
     rms_norm_eps: PositiveFloat
     tie_word_embeddings: bool
@@ -100,6 +101,11 @@ class AnchorModel(Strict):
 
 # ---------------------------------------------------------------- frontier-models.json
 
+# what one layer's attention is (Hugging Face's layer_types words; DeepSeek-V4's compressed kinds are
+# transformers' names for its compress_ratios 4 and 128)
+LayerType = Literal["full_attention", "sliding_attention", "linear_attention",
+                    "compressed_sparse_attention", "heavily_compressed_attention"]
+
 class FrontierModel(Strict):
     name: str
     year: int = Field(ge=2017, le=2100)
@@ -131,7 +137,52 @@ class FrontierModel(Strict):
     vocab_size: Optional[PositiveInt] = None
     hc_mult: Optional[PositiveInt] = None              # parallel residual streams (hyper-connections, mHC)
     attn_res_block_size: Optional[PositiveInt] = None  # layers per block of Block AttnRes
+    # ---- attention, for the KV cache (course/common/kv_cache.py). A value read from the config names its key
+    # path in attention_keys; one derived from other keys names them as a list and says how in its *_rule;
+    # a value the cache needs that the config does not give is absent, with the reason in attention_absent
+    num_kv_heads_rule: Optional[str] = None
+    head_dim_rule: Optional[str] = None
+    q_lora_rank: Optional[PositiveInt] = None          # MLA: the queries' latent
+    kv_lora_rank: Optional[PositiveInt] = None         # MLA: the keys' and values' latent, which the cache holds
+    qk_rope_head_dim: Optional[PositiveInt] = None     # MLA: the shared RoPE key, cached beside the latent
+    qk_nope_head_dim: Optional[PositiveInt] = None
+    v_head_dim: Optional[PositiveInt] = None
+    index_head_dim: Optional[PositiveInt] = None       # DeepSeek-V4: the indexer's keys in its CSA layers
+    sliding_window: Optional[PositiveInt] = None
+    layer_types: Optional[list[LayerType]] = None
+    layer_types_rule: Optional[str] = None
+    compress_ratios: Optional[list[int]] = None        # DeepSeek-V4: one per layer, then one per MTP layer
+    linear_num_key_heads: Optional[PositiveInt] = None
+    linear_num_value_heads: Optional[PositiveInt] = None
+    linear_key_head_dim: Optional[PositiveInt] = None
+    linear_value_head_dim: Optional[PositiveInt] = None
+    linear_conv_kernel_dim: Optional[PositiveInt] = None
+    max_position_embeddings: Optional[PositiveInt] = None
+    cache_rule: Optional[str] = None                   # what the cache counts, where that is not the plain case
+    attention_keys: dict[str, str | list[str]] = {}
+    attention_absent: dict[str, str] = {}
     provenance: FileProvenance
+
+    @model_validator(mode="after")
+    def _attention_consistent(self):
+        if self.layer_types is not None and len(self.layer_types) != self.num_layers:
+            raise ValueError(f"layer_types has {len(self.layer_types)} entries but num_layers is {self.num_layers}: "
+                             "expected one entry per layer")
+        if self.num_kv_heads and self.num_heads % self.num_kv_heads:
+            raise ValueError(f"num_heads ({self.num_heads}) must be a multiple of num_kv_heads ({self.num_kv_heads})")
+        fields = set(type(self).model_fields)
+        for name, where in (("attention_keys", self.attention_keys), ("attention_absent", self.attention_absent)):
+            unknown = sorted(set(where) - fields)
+            if unknown:
+                raise ValueError(f"{name} names fields the schema does not have: {', '.join(unknown)}")
+        derived = sorted(k for k, v in self.attention_keys.items() if isinstance(v, list)
+                         and f"{k}_rule" in fields and getattr(self, f"{k}_rule") is None)
+        if derived:
+            raise ValueError(f"{', '.join(derived)}: derived from several keys but no *_rule says how")
+        both = sorted(k for k in self.attention_absent if getattr(self, k) is not None)
+        if both:
+            raise ValueError(f"{', '.join(both)}: given a value and listed as absent in attention_absent")
+        return self
 
 
 class FrontierModels(Strict):
