@@ -1,0 +1,14 @@
+"""Lesson C3-1's registry numbers (attention.*): each names the formula and the file it was computed from, which
+the page shows on hover. A page names a number by key: <!-- n:attention.anchor_layers -->."""
+from __future__ import annotations
+
+from course.common.numbers import anchor_source, computed
+from course.common.schema import Inputs
+from course.core.formats import integer
+from course.core.registry import Scope
+
+
+def add_numbers(reg: Scope, inputs: Inputs) -> None:
+    layers = inputs.anchor.config.text_config.num_hidden_layers
+    reg.add("anchor_layers", layers, integer(layers),
+            computed("num_hidden_layers", anchor_source("num_hidden_layers")))
