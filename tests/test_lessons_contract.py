@@ -27,8 +27,8 @@ from course.project import units as discover
 UNITS = discover()
 LESSONS = UNITS.lessons
 IDS = [u.id for u in LESSONS]
-SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget):([\w.\-]+)(?:\s+(\w+))?\s*-->")
-ANY_SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
+SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|question):([\w.\-]+)(?:\s+(\w+))?\s*-->")
+ANY_SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref|question):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
 HEADING_ID = re.compile(r"^#{2,6} .*\{#([\w\-]+)\}\s*$", re.M)
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -96,7 +96,7 @@ def test_both_languages_have_the_same_sections(unit):
 @pytest.mark.parametrize("unit", LESSONS, ids=IDS)
 def test_both_languages_name_the_same_numbers_labels_and_shortcodes(unit):
     stem = unit.pages[0]
-    for kinds in (("n", "label"), ("table", "figure", "widget")):
+    for kinds in (("n", "label"), ("table", "figure", "widget", "question")):
         zh, en = shortcodes(page(unit, "zh"), kinds), shortcodes(page(unit, "en"), kinds)
         if kinds == ("n", "label"):
             zh, en = set(zh), set(en)
