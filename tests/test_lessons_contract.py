@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 
 import pytest
@@ -25,6 +26,9 @@ from course.paths import DOCS, ROOT
 from course.project import units as discover
 
 UNITS = discover()
+# COURSE_TEST_BUILD=draft (a lesson written before its runs' results exist, conftest.py): a key the registry
+# does not hold yet shows as ⟨key?⟩, as the draft build shows it, instead of failing here
+DRAFT = os.environ.get("COURSE_TEST_BUILD") == "draft"
 LESSONS = UNITS.lessons
 IDS = [u.id for u in LESSONS]
 SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|question):([\w.\-]+)(?:\s+(\w+))?\s*-->")
@@ -135,7 +139,7 @@ def test_every_shortcode_on_the_pages_resolves(unit, reg, refs):
     for lang in ("zh", "en"):
         src = page_path(unit.pages[0], lang).relative_to(DOCS).as_posix()
         ctx = PageContext(registry=reg, units=UNITS, lang=lang, where=f"docs/{src}", refs=refs, unit=unit,
-                          url=("en/" if lang == "en" else "") + unit.pages[0] + "/")
+                          url=("en/" if lang == "en" else "") + unit.pages[0] + "/", draft=DRAFT)
         for m in ANY_SHORTCODE.finditer(page(unit, lang)):
             kind, name, _ = m.groups()
             if kind == "figure":

@@ -136,12 +136,17 @@ def test_every_question_is_placed_once_in_each_language_in_the_same_order(unit):
 
 
 @pytest.mark.parametrize("unit", ASKING, ids=[u.id for u in ASKING])
-def test_every_question_has_its_words_in_every_language(unit):
+def test_every_question_has_its_words_in_every_language_and_types_no_registry_number(unit, reg):
+    from test_pages import registry_forms, typed_numbers_in
+    forms = registry_forms(reg)
     for q in load_questions(unit.questions).questions:
         keys = ["ask", "route"] + [f"choice.{c}" for c in q.choices]
         for lang in LANGS:
             for k in keys:
-                assert unit.words.lang(lang)(f"question.{q.id}.{k}"), f"{unit.id}: question.{q.id}.{k} ({lang})"
+                text = unit.words.lang(lang)(f"question.{q.id}.{k}")
+                assert text, f"{unit.id}: question.{q.id}.{k} ({lang})"
+                hits = typed_numbers_in(text, reg, forms)
+                assert hits == [], f"{unit.id}: question.{q.id}.{k} ({lang}): write <!-- n:KEY --> for {hits}"
 
 
 # ---------------------------------------------------------------- a bad question stops the build
@@ -189,7 +194,6 @@ def test_a_question_shows_its_answer_s_words_and_hides_nothing_from_a_reader_wit
 @pytest.mark.parametrize("question, words, says", [
     ({"id": "bytes", "number": "probe.nothing"}, {}, "unknown registry key 'probe.nothing'"),
     ({"id": "bytes", "number": "probe.two"}, {}, "exactly one number"),
-    ({"id": "bytes", "number": "probe.bytes"}, {"question.bytes.ask": "In 2017?"}, "types a number"),
     ({"id": "pick", "choices": ["a", "b"], "answer": "a", "check": "{probe.bytes} < 10", "why": "small"}, {},
      "no longer supported"),
     ({"id": "pick", "choices": ["a", "b"], "answer": "a", "claim": "nowhere"}, {}, "reading note 'nowhere'"),

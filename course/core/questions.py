@@ -16,7 +16,8 @@ A number's answer is a registry key; a choice's is one of its choices, supported
 over registry values (a claim's syntax, course/core/claims.py) or by one of the unit's reading notes
 (`claim`: its id), which must hold. What a question says is in the unit's words, in every language:
 `question.ID.ask`, `question.ID.route` (the worked route) and, for a choice, `question.ID.choice.C`; a
-text may name numbers (`<!-- n:KEY -->`) and write math between dollars, but types no number.
+text names numbers by key (`<!-- n:KEY -->`; tests/test_questions.py fails on a registry number typed into
+one) and writes math between dollars.
 
 A page places a question with `<!-- question:ID -->` (its own unit's). A number's answer is the number
 as the page shows it in the page's language ("2.30 GB"): its digits are the target, the text around them
@@ -36,7 +37,7 @@ from typing import Optional
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from course.core.claims import TYPED_NUMBER, evaluate, load_claims
+from course.core.claims import evaluate, load_claims
 from course.core.errors import ClaimError, ShortcodeError
 from course.core.schema import load
 from course.core.words import core_words
@@ -168,12 +169,8 @@ def _words(unit, qid: str, what: str, lang: str) -> str:
 
 
 def _text(ctx, unit, qid: str, what: str) -> str:
-    """A question's words in the page's language, with its numbers and math; a typed number fails."""
+    """A question's words in the page's language, with its numbers (<!-- n:KEY -->) and math ($…$)."""
     raw = _words(unit, qid, what, ctx.lang)
-    bare = MATH.sub("", re.sub(r"<!--\s*(?:n|ref):[^>]*?-->", "", raw))
-    if TYPED_NUMBER.search(bare):
-        raise ShortcodeError(f"question {qid!r}: its word question.{qid}.{what} types a number "
-                             f"(use <!-- n:KEY -->): {raw!r}")
     return MATH.sub(lambda m: f'<span class="arithmatex">\\({html.escape(m.group(1), quote=False)}\\)</span>',
                     ctx.expand(raw))
 
