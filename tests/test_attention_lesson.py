@@ -113,3 +113,42 @@ def test_browser_attention_explorer(open_page, registry, lang):
     w.locator('[data-control="mask"]').check()
     assert not w.locator(".cw-alert").inner_text().strip()
     v.check_clean()
+
+
+def fake_run(name: str, seed: int, n_layer: int = 4, stats: bool = True, scores: bool = True):
+    """What the lessons' code reads of one result of models/results.py (RunResult): enough to add their numbers."""
+    attention = None
+    if stats:
+        std = [0.05 * (1 + i) for i in range(n_layer)] if scores else [None] * n_layer
+        attention = SimpleNamespace(step=[0, 400], score_std=[std, [2 * x if x else None for x in std]],
+                                    entropy=[[3.8] * n_layer, [2.5] * n_layer], uniform_entropy=3.87)
+    return SimpleNamespace(run=name, config=SimpleNamespace(seed=seed), attention=attention,
+                           metrics=SimpleNamespace(final_val_loss=4.5 + 0.01 * seed % 7),
+                           provenance=SimpleNamespace(date="2026-12-31", commit="0" * 10, device_name="cpu"),
+                           parameters=1_000_000)
+
+
+def test_the_measured_keys_the_pages_and_notes_name_are_those_the_lessons_add_once_the_results_exist(reg):
+    """With results for every run of the two lessons (made up here: their values do not matter), every key under
+    attention. or kv_cache. that a C3 page or reading note names exists: the drafts only wait for the results."""
+    import re
+    from course.core.registry import Registry
+    from course.paths import DOCS, ROOT
+    from course.project import LANGUAGES
+    from lessons.c3_attention.numbers import add_runs as attention_runs
+    from lessons.c3_kv_cache.numbers import add_runs as kv_runs
+    seeds = (1337, 1338, 1339)
+    runs = {name: [fake_run(name, s, scores=name != "c3_causal_mean", stats=not name.startswith("c3_kv"))
+                   for s in seeds] for name in ("c3_baseline", "c3_no_scale", "c3_causal_mean", "c3_kv2", "c3_kv1")}
+    config = lambda n_kv: SimpleNamespace(n_layer=4, d_model=128, n_head=4, n_kv_head=n_kv)  # noqa: E731
+    configs = {"c3_baseline": config(None), "c3_kv2": config(2), "c3_kv1": config(1)}
+    inputs = SimpleNamespace(results=SimpleNamespace(runs=runs),
+                             experiments=SimpleNamespace(runs=dict.fromkeys(configs), config=configs.__getitem__))
+    r = Registry(languages=LANGUAGES)
+    attention_runs(r.scope("attention"), inputs)
+    kv_runs(r.scope("kv_cache"), inputs)
+    texts = [p.read_text(encoding="utf-8") for p in sorted((DOCS / "c3").glob("*.md"))]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "lessons").glob("c3_*/claims.json"))]
+    named = {k for t in texts for k in re.findall(r"(?:n:|\{)((?:attention|kv_cache)\.[\w.\-]+)", t)}
+    missing = sorted(k for k in named if k not in reg and k not in r)
+    assert missing == [], f"keys no code adds, even with results: {missing}"
