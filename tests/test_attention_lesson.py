@@ -77,6 +77,8 @@ def test_the_runs_statistics_are_the_layers_mean_at_the_first_and_last_evaluatio
 @pytest.mark.parametrize("lang", LANGS)
 def test_browser_attention_explorer(open_page, registry, lang):
     v = open_page(PATHS[lang])
+    from test_ffn_browser import open_tab_of   # the widget sits in the design exercise's third tab
+    open_tab_of(v.page, v.page.locator('[data-widget="attention-explorer"]').first)
     w = root(v.page, "attention-explorer")
     labels_in_language(w, lang)
     cfg = json.loads(w.get_attribute("data-config"))

@@ -8,7 +8,7 @@ import math
 
 from course.common.numbers import ANCHOR, EXPERIMENTS, anchor_source, frontier_source, slug
 from course.common.schema import FrontierModel, Inputs
-from course.core.formats import fixed, integer, percent, significant
+from course.core.formats import fixed, integer, percent, significant, vector
 from course.core.registry import Computed, Scope, add_rows
 from course.project import words
 from lessons.c3_attention import formulas as f
@@ -50,7 +50,7 @@ def add_toy(reg: Scope) -> None:
                     reg.add(f"toy.{key}.{at}.w{j}", w, fixed(w, 2),
                             computed(WORDS("toy.weight", m=fixed(m, 1), mask=WORDS(f"toy.mask.{key}"), j=j), *src))
         out = twins.outputs(t, default, causal)[i]
-        reg.add(f"toy.{key}.default.output", out, "[" + ", ".join(fixed(x, 2) for x in out) + "]",
+        reg.add(f"toy.{key}.default.output", out, vector(out, 2),
                 computed(WORDS("toy.output", mask=WORDS(f"toy.mask.{key}")), *src))
 
 

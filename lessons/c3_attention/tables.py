@@ -17,7 +17,8 @@ def cost_table(ctx) -> str:
     for m in table_rows(ctx.registry, "attention.cost.rows"):
         k = f"cost.{m['slug']}"
         kind = say("cost_table.mla" if m["mla"] else "cost_table.gqa")
-        layer = say("cost_table.layer." + ("hybrid" if m["hybrid"] else "moe" if m["moe"] else "dense"))
+        layer = say("cost_table.layer." + ("hybrid_moe" if m["hybrid"] and m["moe"] else "hybrid" if m["hybrid"]
+                                           else "moe" if m["moe"] else "dense"))
         at_max = n(f"{k}.at_max_over_ffn") if m["max"] else say("cost_table.none")
         name = f"<strong>{m['name']}{say('cost_table.anchor')}</strong>" if m.get("anchor") else m["name"]
         rows.append(f'<tr data-model="{m["slug"]}"><th scope="row">{name}</th><td>{kind}</td><td>{layer}</td>'
