@@ -108,7 +108,7 @@ def test_browser_kv_calculator(open_page, registry, lang):
     w.locator('[data-control="model-deepseek_v3"]').uncheck()
     w.locator('[data-control="model-kimi_k3"]').check()
     on = [m for m in models if m in set(on) - {"deepseek_v3"} | {"kimi_k3"}]
-    assert w.locator("tbody tr").count() == len(on)
+    assert w.locator("tbody tr[data-shown]").count() == len(on) and w.locator("tbody tr:not([hidden])").count() == len(on)
     T = 2 ** cfg["contextExponents"][0]
     got = readouts(w, on)
     for i in on:

@@ -69,35 +69,52 @@
     root.appendChild(picks);
     root.appendChild(CW.el("div", { class: "cw-controls" }, [context, batch, bytes]));
     // a region the keyboard can reach, since it may scroll sideways on a narrow screen
-    root.appendChild(CW.el("div", { class: "cw-scroll", tabindex: "0", role: "region", "aria-label": CW.t(L.caption) }, [table]));
+    root.appendChild(CW.el("div", { class: "cw-scroll kv-scroll", tabindex: "0", role: "region", "aria-label": CW.t(L.caption) }, [table]));
     root.appendChild(CW.el("p", { class: "cw-note", text: CW.t(L.note) }));
+
+    // one row per model, made once; a move of a control updates the shown rows in place
+    var rows = {};
+    cfg.models.forEach(function (m) {
+      var cells = {}, segs = {};
+      var tds = groups.map(function (g) {
+        cells[g] = CW.el("output", { "data-readout": g + "." + m.id });
+        return CW.el("td", null, [cells[g]]);
+      });
+      cells.total = CW.el("output", { "data-readout": "total." + m.id });
+      var bar = CW.el("div", { class: "kv-bar" }, groups.map(function (g) {
+        segs[g] = CW.el("span", { class: "kv-" + g });
+        return segs[g];
+      }));
+      var mark = CW.el("abbr", { class: "kv-beyond", title: m.max == null ? "" : CW.fill(CW.t(L.beyond), { max: CW.integer(m.max) }),
+                                 text: "†", hidden: true });
+      var tr = CW.el("tr", { "data-model": m.id, hidden: true },
+                     [CW.el("th", { scope: "row" }, [name(m), " ", mark])].concat(tds, [CW.el("td", null, [cells.total]),
+                     CW.el("td", { class: "kv-bar-cell", "aria-hidden": "true" }, [bar])]));
+      body.appendChild(tr);
+      rows[m.id] = { tr: tr, cells: cells, segs: segs, mark: mark };
+    });
 
     function update() {
       var T = Math.pow(cfg.base, state.exp), B = Math.pow(cfg.base, state.batchExp);
       var shown = cfg.models.filter(function (m) { return state.on[m.id]; });
       var sizes = shown.map(function (m) { return cacheBytes(m, groups, T, B, state.bytes); });
       var most = Math.max.apply(null, sizes.map(function (s) { return s.total; }).concat([1]));
-      var rows = shown.map(function (m, i) {
-        var s = sizes[i], beyond = m.max != null && T > m.max;
-        var label = [name(m)];
-        if (beyond) label.push(" ", CW.el("abbr", { class: "kv-beyond", title: CW.fill(CW.t(L.beyond), { max: CW.integer(m.max) }),
-                                                    text: "†" }));
-        var cells = groups.map(function (g) {
-          var o = CW.el("output", { "data-readout": g + "." + m.id });
-          CW.setReadout(o, s[g], s[g] ? size(s[g]) : CW.t(L.none));
-          return CW.el("td", null, [o]);
-        });
-        var total = CW.el("output", { "data-readout": "total." + m.id });
-        CW.setReadout(total, s.total, size(s.total));
-        var bar = CW.el("div", { class: "kv-bar" }, groups.filter(function (g) { return s[g]; }).map(function (g) {
-          return CW.el("span", { class: "kv-" + g, style: "width:" + (cfg.percent * s[g] / most) + "%" });
-        }));
-        return CW.el("tr", { "data-model": m.id, "data-beyond": beyond ? "true" : "false" },
-                     [CW.el("th", { scope: "row" }, label)].concat(cells, [CW.el("td", null, [total]),
-                     CW.el("td", { class: "kv-bar-cell", "aria-hidden": "true" }, [bar])]));
+      cfg.models.forEach(function (m) {
+        var r = rows[m.id];
+        if (!state.on[m.id]) { if (!r.tr.hidden) r.tr.hidden = true; r.tr.removeAttribute("data-shown"); return; }
+        r.tr.hidden = false;
+        r.tr.setAttribute("data-shown", "true");
       });
-      body.textContent = "";
-      rows.forEach(function (r) { body.appendChild(r); });
+      shown.forEach(function (m, i) {
+        var r = rows[m.id], s = sizes[i], beyond = m.max != null && T > m.max;
+        r.tr.setAttribute("data-beyond", beyond ? "true" : "false");
+        r.mark.hidden = !beyond;
+        groups.forEach(function (g) {
+          CW.setReadout(r.cells[g], s[g], s[g] ? size(s[g]) : CW.t(L.none));
+          r.segs[g].style.width = (cfg.percent * s[g] / most) + "%";
+        });
+        CW.setReadout(r.cells.total, s.total, size(s.total));
+      });
     }
     update();
   }
