@@ -237,6 +237,8 @@ def test_the_built_pages_carry_the_numbers_in_provenance_spans(unit, site_dir, r
     for lang in ("zh", "en"):
         html = (site_dir / ("en/" if lang == "en" else "") / unit.pages[0] / "index.html").read_text(encoding="utf-8")
         for key in {n for k, n, m in SHORTCODE.findall(page(unit, lang)) if k == "n" and m != "plain"}:
+            if DRAFT and key not in registry:
+                continue   # shown as ⟨key?⟩ until its results exist
             text = registry[key].text[lang]
             assert re.search(rf'data-key="{re.escape(key)}"[^>]*>{re.escape(h.escape(text))}</span>', html), \
                 f"{unit.pages[0]} ({lang}): {key} = {text!r} is not in a provenance span"

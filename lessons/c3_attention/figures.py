@@ -54,7 +54,7 @@ def attention_stats(results: Results, lang: str) -> dict:
                                        **BUTTON_STYLE}])
     alt = t("fig.alt", runs=len(present)) if len(present) == len(ATTN_RUNS) else t("fig.alt_missing")
     if not data:   # the axes alone, with the annotation below, until the results exist
-        data = [{"type": "scatter", "mode": "lines", "x": [], "y": [], "showlegend": False, "hoverinfo": "skip"}]
+        data = [{"type": "scatter", "mode": "lines", "x": [0], "y": [None], "showlegend": False, "hoverinfo": "skip"}]
     if len(present) < len(ATTN_RUNS):
         layout["annotations"] = [{"text": t("fig.missing"), "showarrow": False, "xref": "paper", "yref": "paper",
                                   "x": 0.5, "y": 0.5}]
