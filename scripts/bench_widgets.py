@@ -12,6 +12,13 @@ median over repetitions of
   * redraw:  that chart redraw (Plotly.react of the per-layer curves).
 
     .venv/bin/python scripts/bench_widgets.py [--reps 50]
+
+With --built, it times instead the widgets of the built site (site/, from `python build.py`) that PAGE_WIDGETS
+names, on their own pages, under Chromium's 4× CPU throttling (Lighthouse's mobile setting): one move of a
+control (its `input` or `change` event, alternating two values) and the layout it forces, before the browser
+may paint; goal ≤ 16 ms.
+
+    .venv/bin/python scripts/bench_widgets.py --built [--reps 30] [--throttle 4]
 """
 from __future__ import annotations
 
@@ -43,10 +50,64 @@ def widget_root() -> str:
     return render(widget, "normalization", "en", Registry.read(REGISTRY))
 
 
+# widget → (its page in site/, the control a reader moves, two values to alternate, the event it fires)
+PAGE_WIDGETS = {
+    "kv-calculator": ("c3/kv-cache/", "context", ("20", "10"), "input"),
+    "attention-explorer": ("c3/attention/", "scale", ("3.7", "0.4"), "input"),
+}
+
+TIME_MOVES = """([name, control, values, event, reps]) => {
+    const root = document.querySelector(`[data-widget="${name}"]`);
+    const input = root.querySelector(`[data-control="${control}"]`);
+    const out = [];
+    for (let i = 0; i < reps + 5; i++) {
+        input.value = values[i % 2];
+        const t0 = performance.now();
+        input.dispatchEvent(new Event(event, {bubbles: true}));
+        void root.offsetHeight;            // the layout the change forces, before a paint
+        if (i >= 5) out.push(performance.now() - t0);   // the first five warm up
+    }
+    return out;
+}"""
+
+
+def bench_built(reps: int, throttle: float) -> int:
+    from playwright.sync_api import sync_playwright
+    site = ROOT / "site"
+    if not site.exists():
+        print("site/ is missing: run `python build.py` first", file=sys.stderr)
+        return 2
+    out = {}
+    with sync_playwright() as p, serve(site) as base:
+        browser = launch(p)
+        for name, (page_path, control, values, event) in PAGE_WIDGETS.items():
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(f"{base}/{page_path}", wait_until="load")
+            page.wait_for_function(f"document.querySelector('[data-widget=\"{name}\"]')?.dataset.ready === 'true'")
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            times = page.evaluate(TIME_MOVES, [name, control, list(values), event, reps])
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            q = statistics.quantiles(times, n=4)
+            out[name] = {"median_ms": round(statistics.median(times), 2), "q1_ms": round(q[0], 2),
+                         "q3_ms": round(q[2], 2), "max_ms": round(max(times), 2),
+                         "meets_goal": statistics.median(times) <= 16}
+            page.close()
+        version = browser.version
+        browser.close()
+    print(json.dumps({"throttle": throttle, "reps": reps, "goal_ms": 16, "widgets": out, "browser": version,
+                      "cpu": platform.processor() or platform.machine()}, indent=1, ensure_ascii=False))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=50)
+    ap.add_argument("--built", action="store_true", help="time the built site's widgets of PAGE_WIDGETS, throttled")
+    ap.add_argument("--throttle", type=float, default=4.0, help="with --built: Chromium's CPU slow-down factor")
     args = ap.parse_args()
+    if args.built:
+        return bench_built(args.reps, args.throttle)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:

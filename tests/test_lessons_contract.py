@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 
 import pytest
@@ -25,10 +26,13 @@ from course.paths import DOCS, ROOT
 from course.project import units as discover
 
 UNITS = discover()
+# COURSE_TEST_BUILD=draft (a lesson written before its runs' results exist, conftest.py): a key the registry
+# does not hold yet shows as ⟨key?⟩, as the draft build shows it, instead of failing here
+DRAFT = os.environ.get("COURSE_TEST_BUILD") == "draft"
 LESSONS = UNITS.lessons
 IDS = [u.id for u in LESSONS]
-SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget):([\w.\-]+)(?:\s+(\w+))?\s*-->")
-ANY_SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
+SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|question):([\w.\-]+)(?:\s+(\w+))?\s*-->")
+ANY_SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref|question):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
 HEADING_ID = re.compile(r"^#{2,6} .*\{#([\w\-]+)\}\s*$", re.M)
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -96,7 +100,7 @@ def test_both_languages_have_the_same_sections(unit):
 @pytest.mark.parametrize("unit", LESSONS, ids=IDS)
 def test_both_languages_name_the_same_numbers_labels_and_shortcodes(unit):
     stem = unit.pages[0]
-    for kinds in (("n", "label"), ("table", "figure", "widget")):
+    for kinds in (("n", "label"), ("table", "figure", "widget", "question")):
         zh, en = shortcodes(page(unit, "zh"), kinds), shortcodes(page(unit, "en"), kinds)
         if kinds == ("n", "label"):
             zh, en = set(zh), set(en)
@@ -135,7 +139,7 @@ def test_every_shortcode_on_the_pages_resolves(unit, reg, refs):
     for lang in ("zh", "en"):
         src = page_path(unit.pages[0], lang).relative_to(DOCS).as_posix()
         ctx = PageContext(registry=reg, units=UNITS, lang=lang, where=f"docs/{src}", refs=refs, unit=unit,
-                          url=("en/" if lang == "en" else "") + unit.pages[0] + "/")
+                          url=("en/" if lang == "en" else "") + unit.pages[0] + "/", draft=DRAFT)
         for m in ANY_SHORTCODE.finditer(page(unit, lang)):
             kind, name, _ = m.groups()
             if kind == "figure":
@@ -233,6 +237,8 @@ def test_the_built_pages_carry_the_numbers_in_provenance_spans(unit, site_dir, r
     for lang in ("zh", "en"):
         html = (site_dir / ("en/" if lang == "en" else "") / unit.pages[0] / "index.html").read_text(encoding="utf-8")
         for key in {n for k, n, m in SHORTCODE.findall(page(unit, lang)) if k == "n" and m != "plain"}:
+            if DRAFT and key not in registry:
+                continue   # shown as ⟨key?⟩ until its results exist
             text = registry[key].text[lang]
             assert re.search(rf'data-key="{re.escape(key)}"[^>]*>{re.escape(h.escape(text))}</span>', html), \
                 f"{unit.pages[0]} ({lang}): {key} = {text!r} is not in a provenance span"

@@ -1,6 +1,7 @@
 """The committed results of the small model: every run has every seed, each current; the registry's
 seed spreads and paired comparisons; claims that stop holding on doctored results; the figures."""
 import json
+import os
 import shutil
 
 import pytest
@@ -82,7 +83,19 @@ def test_a_paired_comparison_is_seed_by_seed(results):
 def test_claims_hold_on_committed_results():
     units = discover()
     reg = build_registry(units, load_inputs())
-    assert check_all_claims(units, reg) > 0
+    if os.environ.get("COURSE_TEST_BUILD") != "draft":
+        assert check_all_claims(units, reg) > 0
+        return
+    # drafting (conftest.py): a lesson whose runs have no results yet names keys the registry lacks, as the
+    # draft build warns; any other failing note still fails
+    from course.core.errors import ClaimError
+    try:
+        check_all_claims(units, reg)
+    except ClaimError as e:
+        failures = [line.strip() for line in str(e).splitlines()
+                    if line.startswith("    ") and not line.startswith("      ")]
+        other = [f for f in failures if "unknown registry keys" not in f and "unknown key" not in f]
+        assert other == [], "\n".join(other)
 
 
 def doctored(tmp_path, run, edit, seeds=None):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_build
+from conftest import ROOT, SESSION_BUILD, run_build
 from project_copy import SKIP
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -74,7 +74,7 @@ def test_a_new_lesson_in_a_planned_chapter_builds_strict_and_keeps_the_lesson_ru
     folders = (f"lessons/{chapter}_probe/", f"chapters/{chapter}/", f"docs/{chapter}/")
     assert changed and all(c.startswith(folders) for c in changed), f"outside the lesson's folders: {changed}"
 
-    r = run_build(root, "--frozen")   # mkdocs.yml is strict
+    r = run_build(root, *SESSION_BUILD)   # mkdocs.yml is strict (--frozen, or the draft build while drafting)
     assert r.returncode == 0, r.stdout + r.stderr
     executed = [line for line in r.stdout.splitlines() if line.strip().startswith("execute ")]
     assert not executed, f"a new lesson re-executed another lesson's notebook: {executed}"

@@ -29,9 +29,26 @@ def typed_forms(text: str) -> set[str]:
     return forms
 
 
+# A section's number names a place in a paper, and a model's name ("Llama 3.1 8B", "gpt-oss-120b") names a
+# model: neither is a quantity a reader could mistake for one of the registry's
+SECTION = re.compile(r"(?:Sections?|§|第)\s*\d+(?:\.\d+)+(?:\s*节)?")
+
+
+def model_names() -> list[str]:
+    data = json.loads((ROOT / "data" / "frontier-models.json").read_text(encoding="utf-8"))
+    anchor = json.loads((ROOT / "data" / "anchor-model.json").read_text(encoding="utf-8"))["name"]
+    return sorted([m["name"] for m in data["models"]] + [anchor], key=len, reverse=True)
+
+
+MODEL_NAMES = re.compile("|".join(re.escape(n) for n in model_names()))
+
+
 def prose(text: str) -> str:
-    """What a reader sees typed: no shortcodes or comments, tags, code, link targets or URLs."""
+    """What a reader sees typed: no shortcodes or comments, tags, code, link targets or URLs, section numbers
+    or model names."""
     text = SHORTCODE.sub(" ", text)
+    text = SECTION.sub(" ", text)
+    text = MODEL_NAMES.sub(" ", text)
     text = re.sub(r"<[^>]*>", " ", text)
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "] ", text)

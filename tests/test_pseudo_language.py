@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_build
+from conftest import SESSION_BUILD, run_build
 from course.project import units
 from pseudo_language import add_pseudo_language, pseudo
 
@@ -17,7 +17,7 @@ def test_a_pseudo_language_made_of_files_builds_every_page_in_its_own_words(proj
     code = [p.relative_to(root).as_posix() for p in touched if p.suffix == ".py"]
     assert code == ["course/project.py"], f"adding a language edited code: {code}"
 
-    r = run_build(root, "--frozen")   # mkdocs.yml is strict
+    r = run_build(root, *SESSION_BUILD)   # mkdocs.yml is strict (--frozen, or the draft build while drafting)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
     site = root / "site" / "xx"
     for u in units().all:

@@ -9,6 +9,7 @@ Shortcodes are HTML comments, so they can never clash with LaTeX or Markdown:
     <!-- widget:NAME [mode] --> an interactive widget's root element
     <!-- ref:ID[#SECTION] [short] -->  a link to another chapter, lesson, section or planned topic
                                 (course/core/references.py)
+    <!-- question:ID -->        one of the page's lesson's check-yourself questions (course/core/questions.py)
 An unknown key or shortcode fails the build with the page and the key. While drafting, an author may set
 COURSE_DRAFT=1 to see unknown keys as ⟨key?⟩ instead; `build.py` and the tests never set it.
 """
@@ -25,12 +26,13 @@ from typing import Optional
 from course.core import widgets
 from course.core.errors import ShortcodeError
 from course.core.languages import Languages
+from course.core.questions import question_html
 from course.core.references import References, link_html
 from course.core.registry import Registry
 from course.core.tables import TABLES
 from course.core.units import Unit, Units
 
-SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
+SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref|question):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
 
 
 @dataclass
@@ -149,7 +151,7 @@ def expand(markdown: str, ctx: PageContext) -> str:
                 return number_html(ctx, name, mode)
             if kind == "ref":
                 return ref_html(ctx, name, mode)
-            if mode is not None and kind in ("label", "table", "figure"):
+            if mode is not None and kind in ("label", "table", "figure", "question"):
                 raise ShortcodeError(f"{kind}:{name} takes no mode")
             if kind == "label":
                 return label_html(ctx, name)
@@ -157,13 +159,18 @@ def expand(markdown: str, ctx: PageContext) -> str:
                 return table_html(ctx, name)
             if kind == "widget":
                 return widget_html(ctx, name, mode)
+            if kind == "question":
+                return question_html(ctx, name)
             return figure_html(ctx, name)
         except KeyError as e:
             if ctx.draft:
                 return f"⟨{name}?⟩"
             what = {"label": "label", "ref": "reference"}.get(kind, "registry key")
-            raise ShortcodeError(f"{ctx.where}: unknown {what} {e.args[0] if kind == 'label' else name!r} "
-                                 f"in {m.group(0)}") from None
+            shown = e.args[0] if kind == "label" else repr(name)
+            if kind == "question":   # an unknown question, or its answer's unknown key
+                what, shown = ("question", f"{name!r} (not in its unit's questions.json)") if e.args[0] == name \
+                    else ("registry key", repr(e.args[0]))
+            raise ShortcodeError(f"{ctx.where}: unknown {what} {shown} in {m.group(0)}") from None
         except ShortcodeError as e:
             if ctx.draft:
                 return f"⟨{m.group(0)[4:-3].strip()}: {e}⟩"

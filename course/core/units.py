@@ -82,6 +82,7 @@ class Unit:
     figures: tuple[Figure, ...] = ()
     tables: dict[str, Callable] = field(default_factory=dict)  # NAME → render(page_context)
     claims: Optional[Path] = None   # its reading notes, checked against the registry by the build
+    questions: Optional[Path] = None  # its check-yourself questions (course/core/questions.py)
     pages: tuple[str, ...] = ()     # docs paths without language or suffix: "c4/normalization" (.md, .en.md)
     notebooks: tuple[str, ...] = ()  # docs paths without suffix: "c4/normalization-lab" (.ipynb, .en.ipynb)
     notebook_title: dict[str, str] = field(default_factory=dict)     # its first notebook's, as `title`

@@ -1,0 +1,292 @@
+"""Lesson C3-2's registry numbers (kv_cache.*): what every model of our data keeps per sequence to generate,
+counted by course/common/kv_cache.py from its config (bytes per token, the cache at 32k, at 128k and at its
+maximum context, a linear-attention state), the steps' own numbers (the formula on GPT-2 and Llama 2, the
+GQA groups, MLA's latent against DeepSeek-V2's and DeepSeek 67B's caches, gpt-oss's window, the anchor's
+hybrid, DeepSeek-V4's compressed entries) and the cited figures they stand beside. Each number names the
+formula and the file it was computed from; the table, the figure and the calculator read the same plans."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from course.common.kv_cache import BF16, CachePlan, plans
+from course.common.numbers import ANCHOR, FRONTIER, anchor_source, frontier_source, slug
+from course.common.schema import FrontierModel, Inputs
+from course.core.formats import fixed, integer, percent
+from course.core.registry import Computed, Scope, add_rows
+from course.project import words
+
+WORDS = words(__file__)   # lessons/c3_kv_cache/words.LANG.json
+KV = "course/common/kv_cache.py"
+NUMBERS = "lessons/c3_kv_cache/numbers.py"
+CITATIONS = "data/citations.json"
+
+SHORT, LONG = 32_768, 131_072            # the table's two contexts: 32k and 128k tokens
+ANCHOR_SLUG = "anchor"
+# what a part of a plan keeps, as the table and the calculator group it (course/common/kv_cache.py Part.what)
+GROUP = {"full": "every", "mla": "every", "sliding": "window", "window": "window", "compressed": "compressed",
+         "indexer": "compressed", "linear_state": "state", "linear_conv": "state"}
+GROUPS = ("every", "window", "compressed", "state")
+
+
+def computed(formula, *sources) -> Computed:
+    return Computed(formula=formula, sources=list(sources) or [KV])
+
+
+def size(b: float) -> str:
+    """Bytes as a page shows a cache: GB (10⁹ bytes) from 1 GB up, MB (10⁶) below."""
+    return fixed(b / 1e9, 2) + " GB" if b >= 1e9 else fixed(b / 1e6, 1) + " MB"
+
+
+def whole(x: Fraction) -> int:
+    if x.denominator != 1:
+        raise ValueError(f"expected a whole number of bytes, got {x}")
+    return int(x)
+
+
+def model_slug(p: CachePlan, inputs: Inputs) -> str:
+    return ANCHOR_SLUG if p.model == inputs.anchor.name else slug(p.model)
+
+
+def source_of(p: CachePlan, inputs: Inputs):
+    """The file a plan was read from, as every number of the course names a model's config."""
+    if p.model == inputs.anchor.name:
+        return anchor_source("layer_types")
+    m = inputs.frontier.by_name(p.model)
+    return frontier_source(m.name, m.provenance.grade)
+
+
+def parts_text(p: CachePlan) -> dict[str, str]:
+    """The plan's parts in words: "16 full-attention layers × 2,048 …", each language's list."""
+    return WORDS.join("clauses", [WORDS(f"part.{x.what}", layers=integer(x.layers), entries=integer(x.entries),
+                                        span=integer(x.span)) for x in p.parts])
+
+
+def ordered(found: list[CachePlan], inputs: Inputs) -> list[CachePlan]:
+    """The frontier models oldest first (then by name), the anchor last, as the course's tables list them."""
+    year = {m.name: m.year for m in inputs.frontier.models}
+    anchor = [p for p in found if p.model == inputs.anchor.name]
+    rest = sorted((p for p in found if p.model != inputs.anchor.name), key=lambda p: (year[p.model], p.model))
+    return rest + anchor
+
+
+# ---------------------------------------------------------------- every model's cache (the table)
+
+def add_models(reg: Scope, inputs: Inputs) -> list[CachePlan]:
+    found, missing = plans(inputs)
+    if missing:   # kv_cache.py names the field; the lesson's table covers every model of the data
+        raise ValueError("models without a cache plan: " + "; ".join(f"{m.model}: {m.reason}" for m in missing))
+    found = ordered(found, inputs)
+    rows = []
+    for p in found:
+        s, src = model_slug(p, inputs), source_of(p, inputs)
+        k = f"models.{s}"
+        parts = parts_text(p)
+        per_token = whole(p.bytes_per_token())
+        reg.add(f"{k}.bytes_per_token", per_token, integer(per_token),
+                computed(WORDS("models.bytes_per_token", parts=parts), src, KV))
+        for key, T in (("at_32k", SHORT), ("at_128k", LONG)):
+            b = p.bytes_at(T)
+            reg.add(f"{k}.{key}", b, size(b), computed(WORDS("models.bytes_at", context=integer(T), parts=parts), src, KV))
+        if p.max_context:
+            reg.add(f"{k}.max_context", p.max_context, integer(p.max_context),
+                    computed("max_position_embeddings", src))
+            b = p.bytes_at(p.max_context)
+            reg.add(f"{k}.at_max", b, size(b),
+                    computed(WORDS("models.bytes_at", context=integer(p.max_context), parts=parts), src, KV))
+        if p.fixed_bytes():
+            reg.add(f"{k}.fixed", p.fixed_bytes(), size(p.fixed_bytes()),
+                    computed(WORDS("models.fixed", parts=parts), src, KV))
+        for what in sorted({x.what for x in p.parts}):
+            n = p.layers(what)
+            reg.add(f"{k}.layers.{what}", n, integer(n), computed(WORDS("models.layers", what=WORDS(f"kind.{what}")), src))
+        rows.append({"slug": s, "name": p.model, "attention": p.attention, "anchor": s == ANCHOR_SLUG,
+                     "year": None if s == ANCHOR_SLUG else inputs.frontier.by_name(p.model).year,
+                     "parts": sorted({x.what for x in p.parts}, key=list(GROUP).index),
+                     "max": p.max_context, "secondary": s != ANCHOR_SLUG and
+                     inputs.frontier.by_name(p.model).provenance.grade == "secondary source",
+                     "encdec": s != ANCHOR_SLUG and inputs.frontier.by_name(p.model).cache_rule is not None,
+                     "beyond": [key for key, T in (("at_32k", SHORT), ("at_128k", LONG))
+                                if p.max_context is not None and T > p.max_context]})
+    add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR, KV))
+    reg.add("models.count", len(found), integer(len(found)), computed(WORDS("models.count"), FRONTIER, ANCHOR, KV))
+    reg.add("context.short", SHORT, integer(SHORT), computed(WORDS("context.short"), NUMBERS))
+    reg.add("context.long", LONG, integer(LONG), computed(WORDS("context.long"), NUMBERS))
+    reg.add("bf16_bytes", BF16, integer(BF16), computed(WORDS("bf16_bytes"), KV))
+    return found
+
+
+def heads(reg: Scope, m: FrontierModel) -> None:
+    """A model's query heads, KV heads, head width and group size (query heads per KV head)."""
+    k, src = f"models.{slug(m.name)}", frontier_source(m.name, m.provenance.grade)
+    reg.add(f"{k}.num_heads", m.num_heads, integer(m.num_heads), computed("num_heads", src))
+    reg.add(f"{k}.num_kv_heads", m.num_kv_heads, integer(m.num_kv_heads), computed("num_kv_heads", src))
+    if m.head_dim:
+        reg.add(f"{k}.head_dim", m.head_dim, integer(m.head_dim), computed("head_dim", src))
+    if m.kv_lora_rank:
+        reg.add(f"{k}.kv_lora_rank", m.kv_lora_rank, integer(m.kv_lora_rank), computed("kv_lora_rank", src))
+        reg.add(f"{k}.qk_rope_head_dim", m.qk_rope_head_dim, integer(m.qk_rope_head_dim), computed("qk_rope_head_dim", src))
+    if m.head_dim and m.compress_ratios is None:
+        g = m.num_heads // m.num_kv_heads
+        reg.add(f"{k}.group", g, integer(g), computed("num_heads / num_kv_heads", src))
+        entries = 2 * m.num_kv_heads * m.head_dim
+        reg.add(f"{k}.entries_per_layer", entries, integer(entries), computed("2 × num_kv_heads × head_dim", src))
+
+
+# ---------------------------------------------------------------- the steps
+
+def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
+    fm = inputs.frontier
+    for m in fm.models:
+        if m.num_kv_heads:
+            heads(reg, m)
+    plan = {p.model: p for p in found}
+
+    # Step 1: Llama 2 7B with one KV head, as MQA would have it
+    llama = fm.by_name("Llama 2 7B")
+    mqa = plan[llama.name].full_bytes_per_token() // llama.num_kv_heads
+    reg.add("llama2.mqa_bytes_per_token", mqa, integer(mqa),
+            computed(WORDS("llama2.mqa_bytes_per_token"), frontier_source(llama.name, llama.provenance.grade), KV))
+
+    # Step 3: MLA. DeepSeek-V3's latent and RoPE key, what they equal in GQA groups of its head width, and what a
+    # cache of per-head keys and values (transformers' implementation) would hold instead
+    v3 = fm.by_name("DeepSeek-V3")
+    src = frontier_source(v3.name, v3.provenance.grade)
+    latent = v3.kv_lora_rank + v3.qk_rope_head_dim
+    reg.add("mla.kv_lora_rank", v3.kv_lora_rank, integer(v3.kv_lora_rank), computed("kv_lora_rank", src))
+    reg.add("mla.qk_rope_head_dim", v3.qk_rope_head_dim, integer(v3.qk_rope_head_dim), computed("qk_rope_head_dim", src))
+    reg.add("mla.v_head_dim", v3.v_head_dim, integer(v3.v_head_dim), computed("v_head_dim", src))
+    reg.add("mla.per_layer", latent, integer(latent), computed("kv_lora_rank + qk_rope_head_dim", src))
+    groups = Fraction(latent, 2 * v3.v_head_dim)
+    reg.add("mla.gqa_groups", float(groups), fixed(float(groups), 2),
+            computed("(kv_lora_rank + qk_rope_head_dim) / (2 × v_head_dim)", src))
+    per_head = v3.num_heads * (v3.qk_nope_head_dim + v3.qk_rope_head_dim + v3.v_head_dim)
+    reg.add("mla.per_head_cache", per_head, integer(per_head),
+            computed(WORDS("mla.per_head_cache"), src))
+    reg.add("mla.per_head_over_latent", per_head / latent, fixed(per_head / latent, 0) + "×",
+            computed(WORDS("mla.per_head_over_latent"), src))
+
+    # DeepSeek-V2 against DeepSeek 67B: the paper's 93.3% is its deployed cache (MLA, 6-bit entries) against the
+    # 67B's; in elements, or at one precision for both, it is less
+    ds = fm.by_name("DeepSeek-LLM-67B")
+    cited = {n.key: n.value for n in inputs.citations.numbers}
+    v2 = (cited["deepseekv2.kv_lora_rank"] + cited["deepseekv2.rope_head_dim"]) * cited["deepseekv2.layers"]
+    big = plan[ds.name].full_bytes_per_token() // BF16
+    src67 = frontier_source(ds.name, ds.provenance.grade)
+    reg.add("v2.elements_per_token", int(v2), integer(int(v2)), computed("(d_c + d_h^R) × l", CITATIONS))
+    reg.add("v2.67b_elements_per_token", big, integer(big),
+            computed("num_layers × 2 × num_kv_heads × head_dim", src67, KV))
+    same = 1 - v2 / big
+    reg.add("v2.reduction_same_precision", same, percent(same, 1),
+            computed(WORDS("v2.reduction_same_precision"), CITATIONS, src67))
+    deployed = 1 - v2 * cited["deepseekv2.cache_bits"] / (big * 16)
+    reg.add("v2.reduction_deployed", deployed, percent(deployed, 1),
+            computed(WORDS("v2.reduction_deployed"), CITATIONS, src67))
+
+    # Step 4: gpt-oss-120b's window, and what its cache would grow by if every layer were full
+    oss = plan["gpt-oss-120b"]
+    m = fm.by_name("gpt-oss-120b")
+    src = frontier_source(m.name, m.provenance.grade)
+    reg.add("oss.sliding_window", m.sliding_window, integer(m.sliding_window), computed("sliding_window", src))
+    every = sum(x.layers * x.entries for x in oss.parts) * BF16
+    reg.add("oss.all_full_bytes_per_token", every, integer(every), computed(WORDS("oss.all_full"), src, KV))
+    window = sum(x.entries_at(m.sliding_window) for x in oss.parts if x.what == "sliding") * BF16
+    reg.add("oss.window_bytes", window, size(window), computed(WORDS("oss.window_bytes"), src, KV))
+
+    # the anchor: its growing cache against its fixed DeltaNet state, and a cache of 64 full-attention layers
+    a = plan[inputs.anchor.name]
+    t = inputs.anchor.config.text_config
+    full = a.full_bytes_per_token()
+    reg.add("anchor.break_even", a.fixed_bytes() / full, integer(round(a.fixed_bytes() / full)),
+            computed(WORDS("anchor.break_even"), ANCHOR, KV))
+    every = t.num_hidden_layers * 2 * t.num_key_value_heads * t.head_dim * BF16
+    reg.add("anchor.all_full_bytes_per_token", every, integer(every),
+            computed("num_hidden_layers × 2 × num_key_value_heads × head_dim × 2 B", anchor_source("head_dim")))
+    reg.add("anchor.all_full_at_max", every * t.max_position_embeddings, size(every * t.max_position_embeddings),
+            computed(WORDS("anchor.all_full_at_max"), anchor_source("max_position_embeddings")))
+    state = next(x for x in a.parts if x.what == "linear_state").entries
+    conv = next(x for x in a.parts if x.what == "linear_conv").entries
+    reg.add("anchor.state_entries", state, integer(state), computed(WORDS("anchor.state_entries"), ANCHOR, KV))
+    reg.add("anchor.conv_entries", conv, integer(conv), computed(WORDS("anchor.conv_entries"), ANCHOR, KV))
+    reg.add("anchor.num_kv_heads", t.num_key_value_heads, integer(t.num_key_value_heads),
+            computed("num_key_value_heads", anchor_source("num_key_value_heads")))
+    reg.add("anchor.group", t.num_attention_heads // t.num_key_value_heads,
+            integer(t.num_attention_heads // t.num_key_value_heads),
+            computed("num_attention_heads / num_key_value_heads", anchor_source("num_key_value_heads")))
+    reg.add("anchor.entries_per_layer", 2 * t.num_key_value_heads * t.head_dim,
+            integer(2 * t.num_key_value_heads * t.head_dim),
+            computed("2 × num_key_value_heads × head_dim", anchor_source("head_dim")))
+
+    # Step 5: DeepSeek-V4's compressed cache
+    for name in ("DeepSeek-V4-Flash", "DeepSeek-V4-Pro"):
+        m = fm.by_name(name)
+        k, src = f"models.{slug(name)}", frontier_source(name, m.provenance.grade)
+        reg.add(f"{k}.sliding_window", m.sliding_window, integer(m.sliding_window), computed("sliding_window", src))
+        reg.add(f"{k}.num_layers", m.num_layers, integer(m.num_layers), computed("num_layers", src))
+        reg.add(f"{k}.compress_entries", len(m.compress_ratios), integer(len(m.compress_ratios)),
+                computed("len(compress_ratios)", src))
+        window_only = sum(1 for t_ in m.layer_types if t_ == "sliding_attention")
+        reg.add(f"{k}.window_only_layers", window_only, integer(window_only),
+                computed(WORDS("v4.window_only_layers"), src))
+        reg.add(f"{k}.index_head_dim", m.index_head_dim, integer(m.index_head_dim), computed("index_head_dim", src))
+        for kind, key in (("compressed_sparse_attention", "csa"), ("heavily_compressed_attention", "hca")):
+            ratio = {r for r, t_ in zip(m.compress_ratios, m.layer_types) if t_ == kind}
+            (r,) = ratio   # one ratio per kind (course/common/kv_cache.py refuses a plan otherwise)
+            reg.add(f"{k}.{key}_ratio", r, integer(r), computed(WORDS("v4.ratio", kind=kind), src))
+            n = sum(1 for t_ in m.layer_types if t_ == kind)
+            reg.add(f"{k}.{key}_layers", n, integer(n), computed(WORDS("v4.layers", kind=kind), src))
+
+
+# ---------------------------------------------------------------- the measured section
+
+KV_RUNS = ("c3_baseline", "c3_kv2", "c3_kv1")     # 4 (the base config's n_head), 2 and 1 key/value heads
+EXPERIMENTS = "models/experiments.json"
+
+
+def add_runs(reg: Scope, inputs: Inputs) -> None:
+    """Each KV run's key/value heads, the parameters it saves against the baseline and its cache per token,
+    from its config (models/experiments.json); with the committed results of every run, the share of the
+    baseline's parameters saved and the seed-by-seed differences of the final loss. A run the experiments do
+    not name yet, or results not yet trained, add nothing (a page that quotes them is a draft until then)."""
+    from course.common.measured import add_margins, compare
+    exp = inputs.experiments
+    if not all(r in exp.runs for r in KV_RUNS):
+        return
+    cfg = {r: exp.config(r) for r in KV_RUNS}
+    base = cfg["c3_baseline"]
+    kv = {r: getattr(c, "n_kv_head", None) or c.n_head for r, c in cfg.items()}
+    for run, c in cfg.items():
+        d_head = c.d_model // c.n_head
+        src = f"{EXPERIMENTS} ({run})"
+        reg.add(f"runs.{run}.n_kv_head", kv[run], integer(kv[run]), computed(WORDS("runs.n_kv_head"), src))
+        per_token = c.n_layer * 2 * kv[run] * d_head * BF16
+        reg.add(f"runs.{run}.bytes_per_token", per_token, integer(per_token),
+                computed("n_layer × 2 × n_kv_head × (d_model / n_head) × 2 B", src))
+        if run != "c3_baseline":
+            saved = c.n_layer * 2 * c.d_model * (kv["c3_baseline"] - kv[run]) * d_head
+            reg.add(f"runs.{run}.saved_params", saved, integer(saved),
+                    computed(WORDS("runs.saved_params"), src, f"{EXPERIMENTS} (c3_baseline)"))
+    results = inputs.results
+    if not all(r in results.runs for r in KV_RUNS):
+        return
+    add_margins(reg)
+    params = results.runs["c3_baseline"][0].parameters
+    for run in KV_RUNS[1:]:
+        share = reg.value(f"kv_cache.runs.{run}.saved_params") / params
+        reg.add(f"runs.{run}.saved_share", share, percent(share, 1),
+                computed(WORDS("runs.saved_share"), f"{EXPERIMENTS} ({run})", "data/results/cpu/c3_baseline/"))
+        compare(reg, f"compare.{run}.final_val_loss", results, run, "c3_baseline", "final_val_loss")
+
+
+def add_calculator(reg: Scope) -> None:
+    """The calculator's range of contexts (twins.CONTEXT_EXPONENTS: powers of two)."""
+    from lessons.c3_kv_cache.twins import CONTEXT_EXPONENTS
+    for key, e in zip(("min_context", "max_context"), CONTEXT_EXPONENTS):
+        reg.add(f"calculator.{key}", 2 ** e, integer(2 ** e),
+                computed(WORDS("calculator.context", e=e), "lessons/c3_kv_cache/twins.py"))
+
+
+def add_numbers(reg: Scope, inputs: Inputs) -> None:
+    found = add_models(reg, inputs)
+    add_steps(reg, inputs, found)
+    add_calculator(reg)
+    add_runs(reg, inputs)
