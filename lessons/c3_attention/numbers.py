@@ -200,6 +200,19 @@ def attention_metrics(r, when: int) -> dict:
             "entropy_share": layer_mean([e / a.uniform_entropy for e in a.entropy[when]])}
 
 
+# The statistics over seeds the pages and notes quote of each attention statistic (nothing else is computed)
+QUOTED_STATS = {
+    "runs.c3_no_scale.init_score_std": ("min", "max", "range"),
+    "runs.c3_baseline.init_score_std": ("min", "max", "range"),
+    "runs.c3_no_scale.init_entropy_share": ("min", "range"),
+    "runs.c3_baseline.init_entropy_share": ("min", "range"),
+    "runs.c3_no_scale.end_score_std": ("min", "range"),
+    "runs.c3_baseline.end_score_std": ("max", "range"),
+    "runs.c3_no_scale.end_entropy_share": ("max", "range"),
+    "runs.c3_baseline.end_entropy_share": ("min", "range"),
+}
+
+
 def add_runs(reg: Scope, inputs: Inputs) -> None:
     """With the committed results of every run of this lesson: their attention statistics seed by seed, and the
     final loss against the baseline. Without them nothing is added (a page that quotes them is a draft)."""
@@ -207,18 +220,19 @@ def add_runs(reg: Scope, inputs: Inputs) -> None:
     results = inputs.results
     if not all(r in results.runs for r in ATTN_RUNS):
         return
-    add_margins(reg)
+    add_margins(reg, "loss_pair", "other")
     for run in ATTN_RUNS:
         runs = results.runs[run]
         for when, at in ((0, "init"), (-1, "end")):
             for metric, text in (("score_std", lambda x: significant(x, 2)), ("entropy_share", lambda x: percent(x, 1))):
                 values = [attention_metrics(r, when).get(metric) for r in runs]
-                if any(v is None for v in values):
-                    continue     # the causal mean has no scores
-                spread_keys(reg, f"runs.{run}.{at}_{metric}", values, text,
-                            provenance(runs, WORDS(RUN_WORDS[metric], run=run, at=WORDS(RUN_WORDS[at]))))
+                key = f"runs.{run}.{at}_{metric}"
+                if key not in QUOTED_STATS:
+                    continue     # not quoted (the causal mean has no scores, and its weights are uniform by design)
+                spread_keys(reg, key, values, text,
+                            provenance(runs, WORDS(RUN_WORDS[metric], run=run, at=WORDS(RUN_WORDS[at]))), *QUOTED_STATS[key])
     for run in ATTN_RUNS[1:]:
-        compare(reg, f"compare.{run}.final_val_loss", results, run, "c3_baseline", "final_val_loss")
+        compare(reg, f"compare.{run}.final_val_loss", results, run, "c3_baseline", "final_val_loss", "min", "range")
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
