@@ -35,7 +35,9 @@ from models.measure import ALLOCATOR, experiments, worker_environment  # noqa: E
 
 
 def kind(cfg) -> tuple:
-    return (cfg.n_layer, bool(cfg.trace_steps), cfg.max_steps == 0)
+    """What sets a run's cost per step: its depth, whether it records per-update traces or probes, and
+    whether it trains at all (max_steps 0 only probes the initialization)."""
+    return (cfg.n_layer, bool(cfg.trace_steps or cfg.probe_steps), cfg.max_steps == 0)
 
 
 def timed(args: tuple[str, int]) -> float:
@@ -52,35 +54,43 @@ def timed(args: tuple[str, int]) -> float:
 
 
 def chapter_of(name: str) -> str:
-    return name.split("_")[0] if name.startswith("c8") else "c4"
+    """c3_* → C3, c8_* → C8; the C4 lessons' runs are named c1_, c2_, c4_, c4g_."""
+    return name.split("_")[0] if name.startswith(("c3", "c8")) else "c4"
+
+
+def label(k: tuple) -> str:
+    layers, records, steps = k
+    return f"{layers}-layer run of {steps} steps" + (" recording its first updates" if records else "")
 
 
 def recorded() -> int:
-    """The committed results' own wall times, by kind of run, and what they give each chapter's refresh."""
+    """The committed results' own wall times, by kind of run, and what they add up to for each chapter's
+    refresh (the sum of its results' wall times over two workers)."""
     import json
     exp = experiments(ROOT)
     walls: dict[tuple, list[float]] = {}
-    count: dict[tuple, dict[str, int]] = {}
+    total: dict[str, float] = {}
+    probes: dict[str, int] = {}
     for name in exp.runs:
-        k = kind(exp.config(name))
+        cfg = exp.config(name)
+        k = kind(cfg)[:2] + (cfg.max_steps,)
         for seed in exp.seeds:
             path = ROOT / "data" / "results" / "cpu" / name / f"seed{seed}.json"
             result = json.loads(path.read_text(encoding="utf-8"))
-            if not k[2]:
-                walls.setdefault(k, []).append(result["timing"]["wall_s"])
-            count.setdefault(k, {}).setdefault(chapter_of(name), 0)
-            count[k][chapter_of(name)] += 1
+            if cfg.max_steps == 0:
+                probes[chapter_of(name)] = probes.get(chapter_of(name), 0) + 1
+                continue
+            walls.setdefault(k, []).append(result["timing"]["wall_s"])
+            total[chapter_of(name)] = total.get(chapter_of(name), 0.0) + result["timing"]["wall_s"]
     print("wall time each committed result recorded when it was trained, one thread per run, two runs side by side")
     for k, ws in sorted(walls.items()):
-        print(f"  {k[0]:>2} layers{' traced' if k[1] else '':<7} {len(ws):>3} results: fastest {min(ws):.0f} s, "
-              f"median {statistics.median(ws):.0f} s, slowest {max(ws):.0f} s")
-    for chapter in sorted({c for per in count.values() for c in per}):
-        at = {how: sum(pick(walls[k]) * per.get(chapter, 0) for k, per in count.items() if k in walls)
-              for how, pick in (("fastest", min), ("median", statistics.median))}
-        probes = sum(per.get(chapter, 0) for k, per in count.items() if k[2])
-        print(f"  {chapter.upper()}'s results: {at['fastest'] / 2 / 60:.0f} min with two workers at the fastest rates, "
-              f"{at['median'] / 2 / 60:.0f} min at the median ones"
-              + (f" (and {probes} init-only probes, not recorded)" if probes else ""))
+        print(f"  a {label(k)}: {len(ws):>3} results, fastest {min(ws):.0f} s, median {statistics.median(ws):.0f} s, "
+              f"slowest {max(ws):.0f} s")
+    for chapter in sorted(total):
+        n = probes.get(chapter, 0)
+        print(f"  {chapter.upper()}'s results: {total[chapter] / 2 / 60:.0f} min with two workers, as recorded"
+              + (f" (and {n} init-only probes, not recorded)" if n else ""))
+    print(f"  all: {sum(total.values()) / 2 / 60:.0f} min")
     return 0
 
 
@@ -116,7 +126,7 @@ def main() -> int:
         per_step[k] = (long - short) / (2 * args.steps)
         fixed[k] = short - args.steps * per_step[k]
         spread = [f"{min(by_job[(name, s)]):.1f}–{max(by_job[(name, s)]):.1f}" for s in (args.steps, 3 * args.steps)]
-        print(f"  {name:<34} {k[0]:>2} layers{' traced' if k[1] else '':<7} {1000 * per_step[k]:6.1f} ms/step, "
+        print(f"  {name:<34} {k[0]:>2} layers{' records' if k[1] else '':<8} {1000 * per_step[k]:6.1f} ms/step, "
               f"{fixed[k]:.1f} s fixed (medians of {args.reps}: {short:.1f} s and {long:.1f} s; "
               f"{spread[0]} s and {spread[1]} s)")
     probes = [t for (n, steps), ts in by_job.items() if steps == 0 for t in ts]
