@@ -142,6 +142,8 @@ def add_heads(reg: Scope, inputs: Inputs) -> None:
 
 # ---------------------------------------------------------------- cost against context
 
+QUESTION_MODEL = "Llama 3.1 8B"    # the model a check-yourself question asks the scale of
+
 # models this lesson does not count, and why (the words cost.skip.KEY say it on the page)
 SKIPPED = {"Transformer base": "encdec", "Qwen3-Next-80B-A3B": "shared", "DeepSeek-V4-Flash": "v4",
            "DeepSeek-V4-Pro": "v4", "Kimi K3": "latent"}
@@ -190,6 +192,12 @@ def add_cost(reg: Scope, inputs: Inputs) -> None:
     # a check-yourself answer no page prints: the context at which the anchor's attention costs twice its FFN
     twice = (2 * a.ffn_flops - a.projection_flops) / a.per_key
     reg.add("cost.anchor.twice_ffn", twice, thousands(twice), computed(WORDS("cost.twice_ffn"), ANCHOR, FORMULAS))
+    # another model's scale, for a check-yourself question (the page prints the anchor's)
+    m = next(m for m in inputs.frontier.models if m.name == QUESTION_MODEL)
+    src = frontier_source(m.name, m.provenance.grade)
+    reg.add("question_model.head_dim", m.head_dim, integer(m.head_dim), computed("head_dim", src))
+    reg.add("question_model.inv_sqrt_head_dim", 1 / math.sqrt(m.head_dim), fixed(1 / math.sqrt(m.head_dim), 4),
+            computed("1 / √head_dim", src))
     rows.append({"slug": "anchor", "name": inputs.anchor.name, "moe": False, "mla": False, "anchor": True,
                  "max": t.max_position_embeddings, "hybrid": True})
     add_rows(reg, "cost.rows", rows, computed(WORDS("cost.rows"), "data/frontier-models.json", ANCHOR))
@@ -287,18 +295,18 @@ def add_curves(reg: Scope, inputs: Inputs) -> None:
             computed(WORDS("left_unigram_margin"), "course/common/measured.py (LEFT_UNIGRAM_MARGIN)"))
     cm, base, ns = runs["c3_causal_mean"], runs["c3_baseline"], runs["c3_no_scale"]
     spread_keys(reg, "runs.c3_causal_mean.below_unigram", seed_values(cm, "below_unigram"), METRICS["below_unigram"][1],
-                provenance(cm, WORDS("runs.below_unigram", run="c3_causal_mean")), "min", "max", "range")
+                provenance(cm, WORDS("runs.below_unigram", run="c3_causal_mean")), "min", "range")
     for run, stats in (("c3_causal_mean", ("min", "range")), ("c3_baseline", ("max", "range"))):
         spread_keys(reg, f"runs.{run}.left_unigram_step", seed_values(runs[run], "left_unigram_step"), integer,
                     provenance(runs[run], WORDS("runs.left_unigram_step", run=run)), *stats)
     for run in ("c3_causal_mean", "c3_baseline"):
         drops = [val_losses(r)[-2] - val_losses(r)[-1] for r in runs[run]]
         spread_keys(reg, f"runs.{run}.last_drop", drops, lambda x: fixed(x, 3),
-                    provenance(runs[run], WORDS("runs.last_drop", run=run)), "min", "range")
+                    provenance(runs[run], WORDS("runs.last_drop", run=run)), "min")
     for run in ("c3_no_scale", "c3_causal_mean"):
         gaps = [[a - b for a, b in zip(val_losses(x), val_losses(y))] for x, y in zip(runs[run], base)]
         spread_keys(reg, f"runs.{run}.gap_growth", [g[-1] - g[-3] for g in gaps], lambda x: fixed(x, 3),
-                    provenance(runs[run], WORDS("runs.gap_growth", run=run)), "min", "range")
+                    provenance(runs[run], WORDS("runs.gap_growth", run=run)), "min")
     # the largest lead of the run without the scale over the baseline, at any evaluation after the first
     lead, seed, step = max((b - a, x.config.seed, s) for x, y in zip(ns, base)
                            for s, a, b in zip(x.val.step[1:], val_losses(x)[1:], val_losses(y)[1:]))
