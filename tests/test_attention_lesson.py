@@ -124,8 +124,11 @@ def fake_run(name: str, seed: int, n_layer: int = 4, stats: bool = True, scores:
         std = [0.05 * (1 + i) for i in range(n_layer)] if scores else [None] * n_layer
         attention = SimpleNamespace(step=[0, 400], score_std=[std, [2 * x if x else None for x in std]],
                                     entropy=[[3.8] * n_layer, [2.5] * n_layer], uniform_entropy=3.87)
+    loss = 4.5 + 0.01 * seed % 7
     return SimpleNamespace(run=name, config=SimpleNamespace(seed=seed), attention=attention,
-                           metrics=SimpleNamespace(final_val_loss=4.5 + 0.01 * seed % 7),
+                           metrics=SimpleNamespace(final_val_loss=loss),
+                           corpus=SimpleNamespace(unigram_floor=6.4),
+                           val=SimpleNamespace(step=[0, 200, 400], loss=[7.6, 6.0, loss]),
                            provenance=SimpleNamespace(date="2026-12-31", commit="0" * 10, device_name="cpu"),
                            parameters=1_000_000)
 
@@ -145,7 +148,8 @@ def test_the_measured_keys_the_pages_and_notes_name_are_those_the_lessons_add_on
     config = lambda n_kv: SimpleNamespace(n_layer=4, d_model=128, n_head=4, n_kv_head=n_kv)  # noqa: E731
     configs = {"c3_baseline": config(None), "c3_kv2": config(2), "c3_kv1": config(1)}
     inputs = SimpleNamespace(results=SimpleNamespace(runs=runs),
-                             experiments=SimpleNamespace(runs=dict.fromkeys(configs), config=configs.__getitem__))
+                             experiments=SimpleNamespace(runs=dict.fromkeys(configs), config=configs.__getitem__,
+                                                         base=SimpleNamespace(d_model=128, n_head=4)))
     r = Registry(languages=LANGUAGES)
     attention_runs(r.scope("attention"), inputs)
     kv_runs(r.scope("kv_cache"), inputs)

@@ -26,11 +26,21 @@ def computed(formula, *sources) -> Computed:
 
 
 def millions(x: float) -> dict[str, str]:
-    """A count of FLOPs in the unit each language reads it in: 百万 or million."""
-    return WORDS("millions", m=fixed(x / 1e6, 1))
+    """A count of FLOPs in the units each language reads it in: millions to one decimal in English; in Chinese
+    万 below 亿 (to the 万) and 亿 from there (to three decimals, 10 万, as fine as the English)."""
+    return WORDS("millions.small" if x < 1e8 else "millions.large", m=fixed(x / 1e6, 1), wan=integer(round(x / 1e4)),
+                 yi=fixed(x / 1e8, 3))
+
+
+def thousands(x: float) -> dict[str, str]:
+    """A count of tokens to the nearest 50, as a check-yourself answer shows it: thousands to one decimal in
+    English, 万 to two decimals in Chinese (the tolerance is half a unit of the last digit, 50 tokens in each)."""
+    return WORDS("thousands", k=fixed(x / 1e3, 1), wan=fixed(x / 1e4, 2))
 
 
 # ---------------------------------------------------------------- the widget's teaching data
+
+QUESTION_SCALE = 2.0    # the scale multiplier a check-yourself question asks about (the slider reaches it)
 
 def add_toy(reg: Scope) -> None:
     t = twins.teaching()
@@ -41,6 +51,7 @@ def add_toy(reg: Scope) -> None:
     default = t.scale.default
     reg.add("toy.scale.default", default, fixed(default, 0), computed(WORDS("toy.scale.default"), VECTORS))
     reg.add("toy.scale.max", t.scale.max, fixed(t.scale.max, 0), computed(WORDS("toy.scale.max"), VECTORS))
+    reg.add("toy.scale.question", QUESTION_SCALE, fixed(QUESTION_SCALE, 0), computed(WORDS("toy.scale.question"), HERE + "/numbers.py"))
     i = t.reader
     for causal, key in ((True, "masked"), (False, "unmasked")):
         for m, at in ((default, "default"), (0.0, "zero"), (t.scale.max, "max")):
@@ -50,6 +61,17 @@ def add_toy(reg: Scope) -> None:
                     reg.add(f"toy.{key}.{at}.w{j}", w, fixed(w, 2),
                             computed(WORDS("toy.weight", m=fixed(m, 1), mask=WORDS(f"toy.mask.{key}"), j=j), *src))
         out = twins.outputs(t, default, causal)[i]
+        if causal:   # the scores the row of 苹果 gives the tokens it may read, at the default and at m = question
+            for m, at in ((default, "default"), (QUESTION_SCALE, "question")):
+                for j in range(i + 1):
+                    sc = m * twins.scores(t)[i][j]
+                    reg.add(f"toy.masked.{at}.s{j}", sc, fixed(sc, 2),
+                            computed(WORDS("toy.score", m=fixed(m, 1), j=j), *src))
+            for j, w in enumerate(twins.weights(t, QUESTION_SCALE, True)[i]):
+                if w is not None:
+                    reg.add(f"toy.masked.question.w{j}", w, fixed(w, 2),
+                            computed(WORDS("toy.weight", m=fixed(QUESTION_SCALE, 1), mask=WORDS("toy.mask.masked"), j=j),
+                                     *src))
         reg.add(f"toy.{key}.default.output", out, vector(out, 2),
                 computed(WORDS("toy.output", mask=WORDS(f"toy.mask.{key}")), *src))
 
@@ -81,6 +103,7 @@ def add_scale(reg: Scope, inputs: Inputs) -> None:
     var = base.d_model * base.init_std ** 2
     esrc = f"{EXPERIMENTS} (base)"
     reg.add("project.d_head", d_head, integer(d_head), computed("d_model / n_head", esrc))
+    reg.add("project.sqrt_d_head", math.sqrt(d_head), fixed(math.sqrt(d_head), 1), computed("√(d_model / n_head)", esrc))
     reg.add("project.entry_var", var, fixed(var, 4), computed("d_model × init_std²", esrc))
     unscaled = math.sqrt(d_head) * var
     reg.add("project.unscaled_std_init", unscaled, fixed(unscaled, 2),
@@ -89,6 +112,7 @@ def add_scale(reg: Scope, inputs: Inputs) -> None:
 
 
 SATURATION_ROWS, SATURATION_SEED = 200, 3
+KV_CONTEXT = 131_072    # 128k tokens, the context at which lesson C3-2 counts every model's cache
 
 
 def add_heads(reg: Scope, inputs: Inputs) -> None:
@@ -104,12 +128,21 @@ def add_heads(reg: Scope, inputs: Inputs) -> None:
     share = parts["full_attention"] / layer
     reg.add("anchor.attention_share_of_layer", share, percent(share, 1),
             computed(WORDS("anchor.attention_share_of_layer"), ANCHOR, "course/common/formulas.py"))
+    # the keys and values the anchor keeps for a context of 128k tokens (BF16): its full-attention layers only,
+    # without the fixed state of its Gated DeltaNet layers, which does not grow with the context
+    n_full = sum(x == "full_attention" for x in t.layer_types)
+    kv = n_full * 2 * t.num_key_value_heads * t.head_dim * 2 * KV_CONTEXT
+    reg.add("anchor.kv_at_128k", kv, fixed(kv / 1e9, 2) + " GB",
+            computed(WORDS("anchor.kv_at_128k", context=integer(KV_CONTEXT)), anchor_source("layer_types"),
+                     anchor_source("head_dim")))
     interval = t.full_attention_interval
     reg.add("anchor.full_attention_interval", interval, integer(interval),
             computed("full_attention_interval", anchor_source("full_attention_interval")))
 
 
 # ---------------------------------------------------------------- cost against context
+
+QUESTION_MODEL = "Llama 3.1 8B"    # the model a check-yourself question asks the scale of
 
 # models this lesson does not count, and why (the words cost.skip.KEY say it on the page)
 SKIPPED = {"Transformer base": "encdec", "Qwen3-Next-80B-A3B": "shared", "DeepSeek-V4-Flash": "v4",
@@ -154,7 +187,17 @@ def add_cost(reg: Scope, inputs: Inputs) -> None:
                      "max": m.max_position_embeddings,
                      "hybrid": bool(m.layer_types and any(x != "full_attention" for x in m.layer_types))})
     t = inputs.anchor.config.text_config
-    add_layer_cost(reg, "anchor", anchor_cost(inputs), ANCHOR, t.max_position_embeddings)
+    a = anchor_cost(inputs)
+    add_layer_cost(reg, "anchor", a, ANCHOR, t.max_position_embeddings)
+    # a check-yourself answer no page prints: the context at which the anchor's attention costs twice its FFN
+    twice = (2 * a.ffn_flops - a.projection_flops) / a.per_key
+    reg.add("cost.anchor.twice_ffn", twice, thousands(twice), computed(WORDS("cost.twice_ffn"), ANCHOR, FORMULAS))
+    # another model's scale, for a check-yourself question (the page prints the anchor's)
+    m = next(m for m in inputs.frontier.models if m.name == QUESTION_MODEL)
+    src = frontier_source(m.name, m.provenance.grade)
+    reg.add("question_model.head_dim", m.head_dim, integer(m.head_dim), computed("head_dim", src))
+    reg.add("question_model.inv_sqrt_head_dim", 1 / math.sqrt(m.head_dim), fixed(1 / math.sqrt(m.head_dim), 4),
+            computed("1 / √head_dim", src))
     rows.append({"slug": "anchor", "name": inputs.anchor.name, "moe": False, "mla": False, "anchor": True,
                  "max": t.max_position_embeddings, "hybrid": True})
     add_rows(reg, "cost.rows", rows, computed(WORDS("cost.rows"), "data/frontier-models.json", ANCHOR))
@@ -207,7 +250,7 @@ QUOTED_STATS = {
     "runs.c3_no_scale.init_entropy_share": ("min", "range"),
     "runs.c3_baseline.init_entropy_share": ("min", "range"),
     "runs.c3_no_scale.end_score_std": ("min", "range"),
-    "runs.c3_baseline.end_score_std": ("max", "range"),
+    "runs.c3_baseline.end_score_std": ("min", "max", "range"),
     "runs.c3_no_scale.end_entropy_share": ("max", "range"),
     "runs.c3_baseline.end_entropy_share": ("min", "range"),
 }
@@ -233,6 +276,50 @@ def add_runs(reg: Scope, inputs: Inputs) -> None:
                             provenance(runs, WORDS(RUN_WORDS[metric], run=run, at=WORDS(RUN_WORDS[at]))), *QUOTED_STATS[key])
     for run in ATTN_RUNS[1:]:
         compare(reg, f"compare.{run}.final_val_loss", results, run, "c3_baseline", "final_val_loss", "min", "range")
+    add_curves(reg, inputs)
+
+
+def val_losses(r) -> list:
+    return list(r.val.loss)
+
+
+def add_curves(reg: Scope, inputs: Inputs) -> None:
+    """What the validation curves say beyond the final loss: when the causal mean left the unigram loss and how
+    far below it it ends, how much each run still fell over the last evaluation interval, how the gaps to the
+    baseline grew over the last two intervals, how far ahead of the baseline the run without the scale got
+    early on (its largest lead, with the seed and step), and how much larger q·k itself ended without the scale
+    once the factor √d_head is taken out (the pooled std of the scores, seed by seed)."""
+    from course.common.measured import (LEFT_UNIGRAM_MARGIN, METRICS, provenance, seed_values, spread_keys)
+    runs = inputs.results.runs
+    reg.add("left_unigram_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
+            computed(WORDS("left_unigram_margin"), "course/common/measured.py (LEFT_UNIGRAM_MARGIN)"))
+    cm, base, ns = runs["c3_causal_mean"], runs["c3_baseline"], runs["c3_no_scale"]
+    spread_keys(reg, "runs.c3_causal_mean.below_unigram", seed_values(cm, "below_unigram"), METRICS["below_unigram"][1],
+                provenance(cm, WORDS("runs.below_unigram", run="c3_causal_mean")), "min", "range")
+    for run, stats in (("c3_causal_mean", ("min", "range")), ("c3_baseline", ("max", "range"))):
+        spread_keys(reg, f"runs.{run}.left_unigram_step", seed_values(runs[run], "left_unigram_step"), integer,
+                    provenance(runs[run], WORDS("runs.left_unigram_step", run=run)), *stats)
+    for run in ("c3_causal_mean", "c3_baseline"):
+        drops = [val_losses(r)[-2] - val_losses(r)[-1] for r in runs[run]]
+        spread_keys(reg, f"runs.{run}.last_drop", drops, lambda x: fixed(x, 3),
+                    provenance(runs[run], WORDS("runs.last_drop", run=run)), "min")
+    for run in ("c3_no_scale", "c3_causal_mean"):
+        gaps = [[a - b for a, b in zip(val_losses(x), val_losses(y))] for x, y in zip(runs[run], base)]
+        spread_keys(reg, f"runs.{run}.gap_growth", [g[-1] - g[-3] for g in gaps], lambda x: fixed(x, 3),
+                    provenance(runs[run], WORDS("runs.gap_growth", run=run)), "min")
+    # the largest lead of the run without the scale over the baseline, at any evaluation after the first
+    lead, seed, step = max((b - a, x.config.seed, s) for x, y in zip(ns, base)
+                           for s, a, b in zip(x.val.step[1:], val_losses(x)[1:], val_losses(y)[1:]))
+    prov = provenance(ns, WORDS("runs.lead", run="c3_no_scale"))
+    reg.add("runs.c3_no_scale.lead", lead, fixed(lead, 3), prov)
+    reg.add("runs.c3_no_scale.lead.seed", seed, str(seed), prov)
+    reg.add("runs.c3_no_scale.lead.step", step, integer(step), prov)
+    # q·k without the scale against the baseline's q·k (its scaled std times √d_head), seed by seed, at the end
+    root = math.sqrt(inputs.experiments.base.d_model // inputs.experiments.base.n_head)
+    ratios = [attention_metrics(x, -1)["score_std"] / (root * attention_metrics(y, -1)["score_std"])
+              for x, y in zip(ns, base)]
+    spread_keys(reg, "runs.qk_ratio", ratios, lambda x: fixed(x, 1) + "×",
+                provenance(ns, WORDS("runs.qk_ratio")), "min", "range")
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
