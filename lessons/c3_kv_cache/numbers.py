@@ -118,10 +118,6 @@ def add_models(reg: Scope, inputs: Inputs) -> list[CachePlan]:
     reg.add("models.count", len(found), integer(len(found)), computed(WORDS("models.count"), FRONTIER, ANCHOR, KV))
     gqa = sum(1 for p in found if p.attention == "GQA")
     reg.add("models.count_gqa", gqa, integer(gqa), computed(WORDS("models.count_gqa"), FRONTIER, ANCHOR, KV))
-    for kind in ("MHA", "MLA", "CSA/HCA"):   # the other kinds, so a check can hold GQA to the most common
-        n = sum(1 for p in found if p.attention == kind)
-        reg.add(f"models.count_{slug(kind)}", n, integer(n), computed(WORDS("models.count_kind", kind=kind),
-                                                                       FRONTIER, ANCHOR, KV))
     reg.add("context.short", SHORT, integer(SHORT), computed(WORDS("context.short"), NUMBERS))
     reg.add("context.long", LONG, integer(LONG), computed(WORDS("context.long"), NUMBERS))
     reg.add("bf16_bytes", BF16, integer(BF16), computed(WORDS("bf16_bytes"), KV))
