@@ -87,7 +87,8 @@ def attention(c: dict, prefix: str) -> dict:
     read("num_heads", "num_attention_heads")
     read("num_kv_heads", "num_key_value_heads")
     mla = at(c, "kv_lora_rank") is not None
-    for field in ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "index_head_dim"):
+    for field in ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "index_head_dim",
+                  "mla_use_nope"):
         read(field, field)
     if not read("head_dim", "head_dim"):
         if mla:
@@ -286,6 +287,8 @@ def main(src: Path) -> None:
         "attention_absent": {"max_position_embeddings": "no config file in the collection; the DeepSeek LLM paper's "
                                                         "Table 2 gives a context length of 4096 (its training "
                                                         "sequence length)"},
+        "paper_context": 4096,
+        "paper_context_source": "DeepSeek LLM paper (arXiv:2401.02954), Table 2: context length 4096",
         "provenance": {"grade": "secondary source",
                        "verification": "no config file found; a review citing HF deepseek-llm-67b-chat gives "
                                        "95 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 22016, vocab 102400; "
@@ -308,6 +311,8 @@ def main(src: Path) -> None:
         "attention_absent": {"max_position_embeddings": "params.json has no context length: Meta's code takes "
                                                         "max_seq_len when it builds the model; the Llama 2 paper "
                                                         "pretrains with a 4k context (its Table 1)"},
+        "paper_context": 4096,
+        "paper_context_source": "Llama 2 paper (arXiv:2307.09288), Table 1: context length 4k for Llama 2",
         "provenance": file_record(src / "meta-llama__Llama-2-7b.params.json", "hardaatbaath/llama-pytorch",
                                   "llama-2-7b/params.json", "644a060", "vendored copy", "Meta params.json")})
     models.append(hf("Llama 3.1 8B", 2024, "meta-llama__Llama-3.1-8B-Instruct.config.json", TT,

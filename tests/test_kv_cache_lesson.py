@@ -85,6 +85,37 @@ def test_the_measured_numbers_come_from_each_run_s_config(reg):
     assert not any(k.startswith("kv_cache.compare.") for k in r.numbers)
 
 
+def test_what_the_prose_says_of_the_table_holds(found, reg, inputs):
+    """Step 2's "GQA is the most common choice" (more models than any other kind); the anchor's total at 128k
+    is its full layers' own bytes plus the fixed state, counted once; a maximum context taken from a paper is
+    marked, and its 32k/128k figures lie beyond it; Kimi K3's row reads mla_use_nope from the data."""
+    from collections import Counter
+    kinds = Counter(p.attention for p in found)
+    assert kinds.most_common(1)[0][0] == "GQA" and list(kinds.values()).count(kinds["GQA"]) == 1
+    assert reg["kv_cache.models.count_gqa"].value == kinds["GQA"]
+    assert reg["kv_cache.models.anchor.at_128k"].value == (reg["kv_cache.anchor.full_at_128k"].value
+                                                          + reg["kv_cache.models.anchor.fixed"].value)
+    assert reg["kv_cache.anchor.fixed_ssm_dtype"].value > reg["kv_cache.models.anchor.fixed"].value
+    rows = {r["slug"]: r for r in table_rows(reg, "kv_cache.models.rows")}
+    for s in ("llama_2_7b", "deepseek_llm_67b"):
+        assert rows[s]["max_from_paper"] and rows[s]["beyond"] == ["at_32k", "at_128k"]
+    assert rows["kimi_k3"]["nope"] and not rows["deepseek_v3"]["nope"]
+
+
+def test_the_narrowing_note_fails_when_the_gap_widens_at_the_end(inputs):
+    """runs.c3_kv1.narrowed is the smallest shrink of the one-head gap from its widest to the last evaluation:
+    a seed whose gap is widest at the end gives 0, which the note's check (> the pair margin) rejects."""
+    from course.core.registry import Registry
+    from course.project import LANGUAGES
+    from lessons.c3_kv_cache.numbers import add_narrowing
+    results = inputs.results
+    kv1 = [r.model_copy(deep=True) for r in results.runs["c3_kv1"]]
+    kv1[0].val.loss[-1] = max(kv1[0].val.loss) + 1.0
+    r = Registry(languages=LANGUAGES)
+    add_narrowing(r.scope("kv_cache"), SimpleNamespace(runs={**results.runs, "c3_kv1": kv1}))
+    assert r.value("kv_cache.runs.c3_kv1.narrowed") <= 0
+
+
 def readouts(w, ids):
     return {i: {g: value(w, f"{g}.{i}") for g in (*GROUPS, "total")} for i in ids}
 

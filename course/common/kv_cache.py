@@ -76,8 +76,10 @@ class CachePlan:
     model: str
     attention: Literal["MHA", "GQA", "MQA", "MLA", "CSA/HCA"]   # what its attention layers cache
     parts: tuple[Part, ...]
-    max_context: Optional[int]     # max_position_embeddings; None where the config gives none
+    max_context: Optional[int]     # max_position_embeddings; where the config gives none, the context length
+                                   # of the model's paper (paper_context); None where neither gives one
     source: str
+    max_context_from: Optional[Literal["config", "paper"]] = None   # which of the two max_context is
 
     def layers(self, what: str) -> int:
         return sum(p.layers for p in self.parts if p.what == what)
@@ -127,6 +129,7 @@ class _Attention:
     linear_value_head_dim: Optional[int]
     linear_conv_kernel_dim: Optional[int]
     max_position_embeddings: Optional[int]
+    paper_context: Optional[int]
     absent: dict[str, str]
 
 
@@ -192,7 +195,9 @@ def _plan(a: _Attention) -> CachePlan:
     if unknown or (a.compress_ratios is None and set(n) & {"compressed_sparse_attention",
                                                             "heavily_compressed_attention"}):
         raise _Missing(f"layer_types: kinds this plan does not count: {sorted(unknown or n)}")
-    return CachePlan(a.name, attention, tuple(p for p in parts if p.layers), a.max_position_embeddings, a.source)
+    most = a.max_position_embeddings or a.paper_context
+    return CachePlan(a.name, attention, tuple(p for p in parts if p.layers), most, a.source,
+                     None if most is None else "config" if a.max_position_embeddings else "paper")
 
 
 FIELDS = [f for f in _Attention.__dataclass_fields__ if f not in ("name", "source", "absent")]
@@ -213,7 +218,7 @@ def _from_anchor(anchor: AnchorModel) -> _Attention:
         compress_ratios=None, index_head_dim=None, linear_num_key_heads=t.linear_num_key_heads,
         linear_num_value_heads=t.linear_num_value_heads, linear_key_head_dim=t.linear_key_head_dim,
         linear_value_head_dim=t.linear_value_head_dim, linear_conv_kernel_dim=t.linear_conv_kernel_dim,
-        max_position_embeddings=t.max_position_embeddings, absent={})
+        max_position_embeddings=t.max_position_embeddings, paper_context=None, absent={})
 
 
 def plan_model(m: FrontierModel) -> CachePlan | NoPlan:

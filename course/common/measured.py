@@ -270,7 +270,7 @@ QUOTED: dict[str, Quoted] = {
                              drift=("max",)),
     "c3_baseline": Quoted(facts=("diverged_seeds", "parameters"), metrics={"final_val_loss": ("mean", "max", "range")}),
     "c3_causal_mean": Quoted(facts=("diverged_seeds",), metrics={"final_val_loss": ("min", "max", "range")}),
-    "c3_kv1": Quoted(facts=("diverged_seeds", "parameters")),
+    "c3_kv1": Quoted(facts=("diverged_seeds", "parameters"), metrics={"final_val_loss": ("min", "range")}),
     "c3_kv2": Quoted(facts=("diverged_seeds", "parameters")),
     "c3_no_scale": Quoted(facts=("diverged_seeds",)),
     "c4_baseline": Quoted(config=("ffn_hidden", "lr"), facts=("parameters", "steps"),

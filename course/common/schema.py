@@ -146,6 +146,8 @@ class FrontierModel(Strict):
     q_lora_rank: Optional[PositiveInt] = None          # MLA: the queries' latent
     kv_lora_rank: Optional[PositiveInt] = None         # MLA: the keys' and values' latent, which the cache holds
     qk_rope_head_dim: Optional[PositiveInt] = None     # MLA: the shared RoPE key, cached beside the latent
+    mla_use_nope: Optional[bool] = None                # MLA without rotary encoding: the qk_rope_head_dim part is
+                                                       # still computed and cached, but never rotated (Kimi K3)
     qk_nope_head_dim: Optional[PositiveInt] = None
     v_head_dim: Optional[PositiveInt] = None
     index_head_dim: Optional[PositiveInt] = None       # DeepSeek-V4: the indexer's keys in its CSA layers
@@ -159,6 +161,9 @@ class FrontierModel(Strict):
     linear_value_head_dim: Optional[PositiveInt] = None
     linear_conv_kernel_dim: Optional[PositiveInt] = None
     max_position_embeddings: Optional[PositiveInt] = None
+    # where the config gives no maximum context: the context length of the model's paper, and where it says so
+    paper_context: Optional[PositiveInt] = None
+    paper_context_source: Optional[str] = None
     cache_rule: Optional[str] = None                   # what the cache counts, where that is not the plain case
     attention_keys: dict[str, str | list[str]] = {}
     attention_absent: dict[str, str] = {}
@@ -180,6 +185,8 @@ class FrontierModel(Strict):
                          and f"{k}_rule" in fields and getattr(self, f"{k}_rule") is None)
         if derived:
             raise ValueError(f"{', '.join(derived)}: derived from several keys but no *_rule says how")
+        if (self.paper_context is None) != (self.paper_context_source is None):
+            raise ValueError("paper_context and paper_context_source go together: a context length and where it is")
         both = sorted(k for k in self.attention_absent if getattr(self, k) is not None)
         if both:
             raise ValueError(f"{', '.join(both)}: given a value and listed as absent in attention_absent")

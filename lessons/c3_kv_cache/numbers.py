@@ -55,10 +55,12 @@ def source_of(p: CachePlan, inputs: Inputs):
     return frontier_source(m.name, m.provenance.grade)
 
 
-def parts_text(p: CachePlan) -> dict[str, str]:
-    """The plan's parts in words: "16 full-attention layers × 2,048 …", each language's list."""
+def parts_text(p: CachePlan, fixed_only: bool = False) -> dict[str, str]:
+    """The plan's parts in words: "16 full-attention layers × 2,048 …", each language's list (with fixed_only,
+    the parts that do not grow with the context: a linear-attention state)."""
     return WORDS.join("clauses", [WORDS(f"part.{x.what}", layers=integer(x.layers), entries=integer(x.entries),
-                                        span=integer(x.span)) for x in p.parts])
+                                        span=integer(x.span)) for x in p.parts
+                                  if not fixed_only or x.grows == "fixed"])
 
 
 def ordered(found: list[CachePlan], inputs: Inputs) -> list[CachePlan]:
@@ -88,27 +90,34 @@ def add_models(reg: Scope, inputs: Inputs) -> list[CachePlan]:
             b = p.bytes_at(T)
             reg.add(f"{k}.{key}", b, size(b), computed(WORDS("models.bytes_at", context=integer(T), parts=parts), src, KV))
         if p.max_context:
+            fm = None if s == ANCHOR_SLUG else inputs.frontier.by_name(p.model)
             reg.add(f"{k}.max_context", p.max_context, integer(p.max_context),
-                    computed("max_position_embeddings", src))
+                    computed("max_position_embeddings" if p.max_context_from == "config"
+                             else WORDS("models.paper_context", source=fm.paper_context_source), src))
             b = p.bytes_at(p.max_context)
             reg.add(f"{k}.at_max", b, size(b),
                     computed(WORDS("models.bytes_at", context=integer(p.max_context), parts=parts), src, KV))
         if p.fixed_bytes():
             reg.add(f"{k}.fixed", p.fixed_bytes(), size(p.fixed_bytes()),
-                    computed(WORDS("models.fixed", parts=parts), src, KV))
+                    computed(WORDS("models.fixed", parts=parts_text(p, fixed_only=True)), src, KV))
         for what in sorted({x.what for x in p.parts}):
             n = p.layers(what)
             reg.add(f"{k}.layers.{what}", n, integer(n), computed(WORDS("models.layers", what=WORDS(f"kind.{what}")), src))
         rows.append({"slug": s, "name": p.model, "attention": p.attention, "anchor": s == ANCHOR_SLUG,
-                     "year": None if s == ANCHOR_SLUG else inputs.frontier.by_name(p.model).year,
+                     "year": (int(inputs.anchor.facts.release_year.value) if s == ANCHOR_SLUG
+                              else inputs.frontier.by_name(p.model).year),
                      "parts": sorted({x.what for x in p.parts}, key=list(GROUP).index),
-                     "max": p.max_context, "secondary": s != ANCHOR_SLUG and
+                     "max": p.max_context, "max_from_paper": p.max_context_from == "paper",
+                     "nope": s != ANCHOR_SLUG and bool(inputs.frontier.by_name(p.model).mla_use_nope),
+                     "secondary": s != ANCHOR_SLUG and
                      inputs.frontier.by_name(p.model).provenance.grade == "secondary source",
                      "encdec": s != ANCHOR_SLUG and inputs.frontier.by_name(p.model).cache_rule is not None,
                      "beyond": [key for key, T in (("at_32k", SHORT), ("at_128k", LONG))
                                 if p.max_context is not None and T > p.max_context]})
     add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR, KV))
     reg.add("models.count", len(found), integer(len(found)), computed(WORDS("models.count"), FRONTIER, ANCHOR, KV))
+    gqa = sum(1 for p in found if p.attention == "GQA")
+    reg.add("models.count_gqa", gqa, integer(gqa), computed(WORDS("models.count_gqa"), FRONTIER, ANCHOR, KV))
     reg.add("context.short", SHORT, integer(SHORT), computed(WORDS("context.short"), NUMBERS))
     reg.add("context.long", LONG, integer(LONG), computed(WORDS("context.long"), NUMBERS))
     reg.add("bf16_bytes", BF16, integer(BF16), computed(WORDS("bf16_bytes"), KV))
@@ -198,6 +207,17 @@ def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
     full = a.full_bytes_per_token()
     reg.add("anchor.break_even", a.fixed_bytes() / full, integer(round(a.fixed_bytes() / full)),
             computed(WORDS("anchor.break_even"), ANCHOR, KV))
+    # the full-attention layers' own keys and values (the growing part alone, without the fixed state)
+    for key, T in (("full_at_128k", LONG), ("full_at_max", t.max_position_embeddings)):
+        b = full * T
+        reg.add(f"anchor.{key}", b, size(b),
+                computed(WORDS("anchor.full_at", context=integer(T)), anchor_source("layer_types"), KV))
+    # the state as the config keeps it: the state matrices in mamba_ssm_dtype (FP32), the convolution cache in BF16
+    ssm = {"float32": 4, "bfloat16": 2, "float16": 2}[t.mamba_ssm_dtype]
+    fp32 = sum(x.entries_at(0) * (ssm if x.what == "linear_state" else BF16) for x in a.parts if x.grows == "fixed")
+    reg.add("anchor.fixed_ssm_dtype", fp32, size(fp32),
+            computed(WORDS("anchor.fixed_ssm_dtype", dtype=t.mamba_ssm_dtype, bytes=ssm),
+                     anchor_source("mamba_ssm_dtype"), KV))
     every = t.num_hidden_layers * 2 * t.num_key_value_heads * t.head_dim * BF16
     reg.add("anchor.all_full_bytes_per_token", every, integer(every),
             computed("num_hidden_layers × 2 × num_key_value_heads × head_dim × 2 B", anchor_source("head_dim")))
@@ -274,8 +294,53 @@ def add_runs(reg: Scope, inputs: Inputs) -> None:
         share = reg.value(f"kv_cache.runs.{run}.saved_params") / params
         reg.add(f"runs.{run}.saved_share", share, percent(share, 1),
                 computed(WORDS("runs.saved_share"), f"{EXPERIMENTS} ({run})", "data/results/cpu/c3_baseline/"))
-        stats = ("min", "max", "range") if run == "c3_kv2" else ("min", "range")   # what the notes quote
+        stats = ("min", "max") if run == "c3_kv2" else ("min",)   # what the notes quote
         compare(reg, f"compare.{run}.final_val_loss", results, run, "c3_baseline", "final_val_loss", *stats)
+    compare(reg, "compare.c3_kv1_kv2.final_val_loss", results, "c3_kv1", "c3_kv2", "final_val_loss", "min", "max")
+    add_narrowing(reg, results)
+    add_other_cpu_baseline(reg, results)
+
+
+def add_narrowing(reg: Scope, results) -> None:
+    """runs.c3_kv1.narrowed: over the seeds, the smallest amount by which the one-head run's validation-loss gap
+    to the baseline (the same evaluation step, the same seed) had shrunk from its widest during training to the
+    last evaluation. A shift of one seed's whole run moves every point of its curve alike, so it does not move
+    this number; another machine's rounding could."""
+    from course.common.measured import provenance
+    shrunk = []
+    for a, b in zip(results.runs["c3_kv1"], results.runs["c3_baseline"]):
+        if a.val.step != b.val.step:
+            raise ValueError("c3_kv1 and c3_baseline were evaluated at different steps")
+        gaps = [x - y for x, y in zip(a.val.loss, b.val.loss)]
+        shrunk.append(max(gaps) - gaps[-1])
+    reg.add("runs.c3_kv1.narrowed", min(shrunk), fixed(min(shrunk), 3),
+            provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.narrowed")))
+
+
+OTHER_BASELINE = "c4_baseline"   # c3_baseline's config without attn_stats (models/experiments.json)
+
+
+def add_other_cpu_baseline(reg: Scope, results) -> None:
+    """The KV runs against chapter C4's baseline, which has c3_baseline's config except for recording attention
+    statistics, and some of whose seeds were trained on another CPU: other.c3_kvN.diff.min/.max, seed by seed,
+    and other.seeds, how many of its seeds were trained on a CPU other than the KV runs'. Provenance names the
+    device of each seed."""
+    from course.common.measured import provenance, seed_values
+    if OTHER_BASELINE not in results.runs:
+        return
+    base = results.runs[OTHER_BASELINE]
+    here = {r.provenance.device_name for r in results.runs["c3_baseline"]}
+    elsewhere = sum(1 for r in base if r.provenance.device_name not in here)
+    reg.add("other.seeds", elsewhere, integer(elsewhere),
+            provenance(base + results.runs["c3_baseline"], WORDS("other.seeds")))
+    for run in KV_RUNS[1:]:
+        ra = results.runs[run]
+        if [r.config.seed for r in ra] != [r.config.seed for r in base]:
+            raise ValueError(f"{run} and {OTHER_BASELINE} do not have the same seeds")
+        diffs = [x - y for x, y in zip(seed_values(ra, "final_val_loss"), seed_values(base, "final_val_loss"))]
+        prov = provenance(ra + base, f"{run} − {OTHER_BASELINE}")
+        for stat, v in (("min", min(diffs)), ("max", max(diffs))):
+            reg.add(f"other.{run}.diff.{stat}", v, fixed(v, 3), prov)
 
 
 def add_calculator(reg: Scope) -> None:

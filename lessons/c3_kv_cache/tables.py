@@ -16,7 +16,8 @@ def kv_table(ctx) -> str:
     for m in table_rows(ctx.registry, "kv_cache.models.rows"):
         k = f"models.{m['slug']}"
         if m["attention"] == "MLA":
-            attention = say("att.mla", latent=n(f"{k}.kv_lora_rank"), rope=n(f"{k}.qk_rope_head_dim"))
+            attention = say("att.mla_nope" if m.get("nope") else "att.mla", latent=n(f"{k}.kv_lora_rank"),
+                            rope=n(f"{k}.qk_rope_head_dim"))
         elif m["attention"] == "CSA/HCA":
             attention = say("att.v4", dim=n(f"{k}.head_dim"))
         elif m["anchor"]:
@@ -36,12 +37,13 @@ def kv_table(ctx) -> str:
 
         def at(key: str) -> str:
             return n(f"{k}.{key}") + (say("table.beyond_mark") if key in m["beyond"] else "")
-        most = n(f"{k}.max_context") if m["max"] else say("table.no_max")
+        most = (n(f"{k}.max_context") + (say("table.paper_mark") if m.get("max_from_paper") else "")
+                if m["max"] else say("table.no_max"))
         at_max = n(f"{k}.at_max") if m["max"] else say("table.none")
         fixed = n(f"{k}.fixed") if "linear_state" in m["parts"] else say("table.none")
         name = (f"<strong>{m['name']}{say('table.anchor')}</strong>" if m["anchor"]
                 else m["name"] + (say("table.secondary") if m.get("secondary") else ""))
-        year = say("table.none") if m["anchor"] else str(m["year"])
+        year = str(m["year"])
         rows.append(f'<tr data-model="{m["slug"]}"><th scope="row">{name}</th><td>{year}</td><td>{attention}</td>'
                     f'<td>{layers}</td><td>{n(k + ".bytes_per_token")}</td><td>{at("at_32k")}</td>'
                     f'<td>{at("at_128k")}</td><td>{most}</td><td>{at_max}</td><td>{fixed}</td></tr>')
