@@ -204,6 +204,8 @@ def add_divergence(reg: Scope, inputs: Inputs) -> None:
 
 NO_RESIDUAL, NO_SCALING = "c2_no_residual", "c2_no_proj_scaling"
 NO_RESIDUAL_PLAIN = "c2_no_residual_plain_init"   # its control: no residual, and a plain stack's init
+PLAIN = "c2_plain_init"   # the residual kept, with the same fan-in init
+POSTLN = "c4_postln"      # lesson 3's Post-LN run: a shortcut in every sublayer, the same lr and warmup
 SPLIT_STEP = 150   # the validation step at which lesson 1 reads GELU 4d's split (lessons/c4_ffn/numbers.py)
 RUNS = (BASELINE, NO_RESIDUAL, NO_SCALING)
 # The comparisons the reading notes rest on: (key, run a, run b, metric, statistics quoted), a minus b seed by seed.
@@ -235,6 +237,8 @@ LAYERS_QUOTED = {
                             "end_grad_ratio": ("min", "range")}),
     "no_residual": (NO_RESIDUAL, {"init_embed_rms": ("mean", "min"), "init_grad_ratio": ("min", "range"),
                                   "end_grad_ratio": ("min", "max")}),
+    "no_residual_plain": (NO_RESIDUAL_PLAIN, {"init_grad_ratio": ("min", "range"), "end_grad_ratio": ("min", "max")}),
+    "plain": (PLAIN, {"init_grad_ratio": ("min", "range")}),
 }
 
 
@@ -262,7 +266,7 @@ def add_layers(reg: Scope, results: Results) -> None:
         spread_keys(reg, f"layers.{key}.init_norm_divisor_first",
                     [(r.init.stream_rms[1] ** 2 + r.config.norm_eps) ** 0.5 for r in runs], lambda x: significant(x, 2),
                     provenance(runs, WORDS("layers.init_norm_divisor_first", run=run)),
-                    *(("min", "range") if key == "baseline" else ("max", "range")))
+                    *(("max", "range") if key == "no_residual" else ("min", "range")))
 
 
 def paired(results: Results, a: str, b: str) -> bool:
@@ -309,9 +313,51 @@ def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
     add_pair_drift(reg, inputs.results, inputs.cross_machine, CROSS_PAIRS)
 
 
+def add_controls(reg: Scope, results: Results) -> None:
+    """What the controls of the stall note carry: the fan-in run's stream above every block at init, its end
+    state, its gradients against its residual twin's; and lesson 3's Post-LN run at the same lr, which keeps a
+    shortcut and stalls too."""
+    if NO_RESIDUAL_PLAIN in results.runs:
+        runs = results.runs[NO_RESIDUAL_PLAIN]
+        # the smallest stream RMS after any block at init, seed by seed (the stream stays large all the way up)
+        spread_keys(reg, "layers.no_residual_plain.init_stream_rms_blocks_min", [min(r.init.stream_rms[1:]) for r in runs],
+                    lambda x: significant(x, 2),
+                    provenance(runs, WORDS("layers.init_stream_rms_blocks_min", run=NO_RESIDUAL_PLAIN)), "min", "range")
+        spread_keys(reg, "stall.no_residual_plain.end_top_rms", [r.end.stream_rms[-1] for r in runs],
+                    lambda x: significant(x, 2), provenance(runs, WORDS("stall.provenance", run=NO_RESIDUAL_PLAIN)),
+                    "min", "range")
+    # per seed, the run without the residual's init block gradients over its residual twin's: the mean over
+    # blocks (Σ/Σ, as compare.no_residual.init_grad_times) and the smallest block's own ratio
+    for key, a, b in (("no_residual", NO_RESIDUAL, BASELINE), ("no_residual_plain", NO_RESIDUAL_PLAIN, PLAIN)):
+        if not paired(results, a, b):
+            continue
+        ra, rb = results.runs[a], results.runs[b]
+        prov = provenance(ra, WORDS("compare.init_grad_times", run=a, baseline=b))
+        if key == "no_residual_plain":
+            spread_keys(reg, f"compare.{key}.init_grad_times",
+                        [sum(x.init.block_grad_norm) / sum(y.init.block_grad_norm) for x, y in zip(ra, rb)],
+                        lambda x: significant(x, 2), prov, "min", "max", "range")
+        spread_keys(reg, f"compare.{key}.init_grad_times_block_min",
+                    [min(p / q for p, q in zip(x.init.block_grad_norm, y.init.block_grad_norm)) for x, y in zip(ra, rb)],
+                    lambda x: significant(x, 2),
+                    provenance(ra, WORDS("compare.init_grad_times_block_min", run=a, baseline=b)), "min")
+    if POSTLN in results.runs:
+        runs = results.runs[POSTLN]
+        prov = provenance(runs, WORDS("stall.provenance", run=POSTLN))
+        spread_keys(reg, "stall.postln.off_unigram",
+                    [max(abs(r.metrics.min_val_loss - r.corpus.unigram_floor),
+                         abs(r.metrics.final_val_loss - r.corpus.unigram_floor)) for r in runs],
+                    lambda x: significant(x, 2), prov, "max")
+        spread_keys(reg, "stall.postln.final_val_loss", [r.metrics.final_val_loss for r in runs],
+                    lambda x: fixed(x, 3), prov, "range")
+        spread_keys(reg, "stall.postln.end_grad_ratio",
+                    [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in runs], sci, prov, "min", "max")
+
+
 def add_measured(reg: Scope, results: Results) -> None:
     add_margins(reg, "loss", "loss_pair", "other")
     add_stall(reg, results)
+    add_controls(reg, results)
     add_layers(reg, results)
     for key, a, b, metric, stats in COMPARISONS:
         if paired(results, a, b):
@@ -347,6 +393,14 @@ def add_measured(reg: Scope, results: Results) -> None:
                                            for r in rs], lambda x: fixed(x, 3), prov, *quoted["gain"])
             spread_keys(reg, f"{k}.end_top_rms", [r.end.stream_rms[-1] for r in rs], lambda x: significant(x, 3), prov,
                         *quoted["end_top_rms"])
+            if paired(results, PLAIN, BASELINE):   # the fan-in run with the residual, in the same seeds
+                plain = {r.config.seed: r for r in results.runs[PLAIN]}
+                spread_keys(reg, f"{k}.plain_gain", [base[r.config.seed].metrics.final_val_loss
+                                                     - plain[r.config.seed].metrics.final_val_loss for r in rs],
+                            lambda x: fixed(x, 3),
+                            provenance(results.runs[PLAIN], WORDS("no_scaling.plain_gain", plain=PLAIN, baseline=BASELINE,
+                                                                  no_scaling=NO_SCALING)),
+                            *(("mean",) if group == "low" else ("min", "range")))
             spread_keys(reg, f"{k}.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
                         lambda x: fixed(x, 3), prov, *quoted["val_at_step"])
         rs = results.runs[BASELINE]
@@ -397,6 +451,18 @@ def add_depth(reg: Scope, results: Results) -> None:
                         lambda x: fixed(x, 2),
                         provenance(runs[hi], WORDS("depth.growth", hi=pattern.format(hi), lo=pattern.format(lo))),
                         *DEPTH_QUOTED[kind][1])
+            if kind == "unscaled":
+                # what the writes add, √(top² − embeddings²), at the deepest over the shallowest stack: against
+                # √(writes ratio), what independent writes of one size would give (step 3's arithmetic)
+                def writes(r):
+                    return (r.init.stream_rms[-1] ** 2 - r.init.stream_rms[0] ** 2) ** 0.5
+                spread_keys(reg, "depth.unscaled.writes_growth",
+                            [writes(b) / writes(a) for a, b in zip(runs[lo], runs[hi])], lambda x: significant(x, 2),
+                            provenance(runs[hi], WORDS("depth.writes_growth", hi=pattern.format(hi), lo=pattern.format(lo))),
+                            "min", "max", "range")
+                law = (hi / lo) ** 0.5
+                reg.add("depth.independent_writes_growth", law, fixed(law, 2),
+                        computed(WORDS("depth.independent_writes_growth", hi=hi, lo=lo), NUMBERS))
 
 
 def add_end_reads(reg: Scope, results: Results) -> None:
