@@ -418,10 +418,18 @@ def add_split(reg: Scope, results: Results) -> None:
                     provenance(results.runs[BASELINE_LOW_LR],
                                WORDS("compare.swiglu_minus_gelu4_lr1e-3.val_at_split", baseline_low_lr=BASELINE_LOW_LR,
                                      gelu4_low_lr=GELU4_LOW_LR, split_step=SPLIT_STEP)), "min", "max", "range")
-        rs = results.runs[BASELINE_LOW_LR]
-        spread_keys(reg, f"runs.{BASELINE_LOW_LR}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
-                    lambda x: significant(x, 3), provenance(rs, WORDS("runs.end_stream_rms_top", run=BASELINE_LOW_LR)),
-                    "max", "range")
+        for run in (BASELINE_LOW_LR, GELU4_LOW_LR):
+            rs = results.runs[run]
+            spread_keys(reg, f"runs.{run}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
+                        lambda x: significant(x, 3), provenance(rs, WORDS("runs.end_stream_rms_top", run=run)),
+                        "min", "max", "range")
+    # the stream at init already differs by width: its top-of-stream RMS for the sweep's two ends
+    for run in ("c1_gelu_ratio2", "c1_gelu_ratio8"):
+        if run in results.runs:
+            rs = results.runs[run]
+            spread_keys(reg, f"runs.{run}.init_stream_rms_top", [r.init.stream_rms[-1] for r in rs],
+                        lambda x: significant(x, 3), provenance(rs, WORDS("runs.init_stream_rms_top", run=run)),
+                        "min", "max", "range")
     at_base = {r.config.seed: val_at(r) for r in base}
     if high.config.seed in at_base:
         lag = at_base[high.config.seed] - val_at(high)
@@ -487,6 +495,12 @@ def add_measured(reg: Scope, results: Results) -> None:
             compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss", *stats)
     # how far below the unigram loss every run of this page ends: the closest seed of all six runs
     page_runs = [r for n in (*SWEEP, BASELINE, GELU4_LOW_LR, BASELINE_LOW_LR) for r in results.runs.get(n, [])]
+    if page_runs:   # the CPU each seed of this page's runs was trained on (not the whole course's)
+        last = newest(page_runs)
+        device = trained_on(page_runs)
+        reg.add("runs.device", " / ".join(dict.fromkeys(r.provenance.device_name for r in page_runs)), device,
+                Measured(run=WORDS("runs.device.run"), device=device, date=last.provenance.date,
+                         commit=last.provenance.commit))
     if page_runs and all(r.metrics.final_val_loss is not None for r in page_runs):
         closest = min(r.corpus.unigram_floor - r.metrics.final_val_loss for r in page_runs)
         last = newest(page_runs)
