@@ -423,8 +423,8 @@ def add_split(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"runs.{run}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
                         lambda x: significant(x, 3), provenance(rs, WORDS("runs.end_stream_rms_top", run=run)),
                         "min", "max", "range")
-    # the stream at init already differs by width: its top-of-stream RMS for the sweep's two ends
-    for run in ("c1_gelu_ratio2", "c1_gelu_ratio8"):
+    # the stream at init already differs by width: its top-of-stream RMS across the sweep
+    for run in SWEEP:
         if run in results.runs:
             rs = results.runs[run]
             spread_keys(reg, f"runs.{run}.init_stream_rms_top", [r.init.stream_rms[-1] for r in rs],
