@@ -137,7 +137,7 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     eq = swiglu_equal_params_width(d)
     reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
     q, text = exact_ratio(3 * w, 8 * d, 2)
-    reg.add("anchor.vs_equal_params", float(q), text + "×",
+    reg.add("anchor.vs_equal_params", float(q), WORDS("anchor.vs_equal_params.text", x=text),   # "1.28×"; the Chinese prose writes 倍 after the number
             computed(WORDS("anchor.vs_equal_params"), src, NUMBERS))
     rule = f.meta_ffn_width(d, inputs.frontier.by_name("Llama 2 7B").ffn_multiple_of)
     reg.add("anchor.meta_rule_width", rule, integer(rule),
