@@ -146,6 +146,10 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     reg.add("anchor.two_matrix_equal_width", two, integer(round(two)),
             computed(WORDS("anchor.two_matrix_equal_width"), src, FORMULAS))
     reg.add("anchor.two_matrix_equal_ratio", two / d, fixed(two / d, 1) + "d", computed("3/2 · d_ff / d", src, FORMULAS))
+    # the Gated DeltaNet layers' short causal convolution over q, k and v: how many positions it mixes
+    k = t.linear_conv_kernel_dim
+    reg.add("anchor.gdn_conv_kernel", k, integer(k),
+            computed("linear_conv_kernel_dim", anchor_source("linear_conv_kernel_dim")))
 
 
 def dense_layers(m: FrontierModel) -> int:
