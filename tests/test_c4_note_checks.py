@@ -101,8 +101,15 @@ def by_layer(when: str, factors: list[float]):
 
 # (lesson, note, edits, what the edit makes false)
 CASES = [
-    ("c4_ffn", "gelu4-splits", {"c1_gelu_ratio2": scale(("end", "stream_rms"), 1.5)},
-     "the 2d seeds' top-of-stream RMS no longer near the SwiGLU seeds' (still above every 8d seed's)"),
+    ("c4_ffn", "gelu4-splits", {"c1_gelu_ratio2": scale(("end", "stream_rms"), 0.6)},
+     "the 2d seeds' top-of-stream RMS no longer well above the low GELU 4d pair's"),
+    ("c4_ffn", "gelu-beats-swiglu-here", {"c4_baseline_lr1e-3": scale(("end", "stream_rms"), 3.0)},
+     "at lr 1e-3 SwiGLU's stream no longer ends smaller than GELU's"),
+    ("c4_ffn", "gelu-beats-swiglu-here", {"c4_baseline_lr1e-3": shift_loss(-0.2)},
+     "at lr 1e-3 SwiGLU no longer trails GELU at the split step"),
+    ("c4_ffn", "widening-returns-unsettled",
+     {"c1_gelu_ratio2": lambda d, seed: shift_loss({1337: -0.6, 1338: -0.6, 1339: -0.02}[seed])(d, seed)},
+     "the first step's gains reach the second's by less than the margin (the older one-sided check passed)"),
     ("c4_gating", "gate-lowers-loss", {"c4g_attn_gate": shift_loss(-0.2)},
      "the gated run's gain clears the yardstick in every seed, not only in some"),
     ("c4_gating", "gate-at-lower-lr", {"c4g_attn_gate_lr1e-3": shift_loss(-0.12)},

@@ -137,7 +137,7 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     eq = swiglu_equal_params_width(d)
     reg.add("anchor.equal_params_width", eq, fixed(eq, 1), computed("8d/3", src, "course/common/formulas.py"))
     q, text = exact_ratio(3 * w, 8 * d, 2)
-    reg.add("anchor.vs_equal_params", float(q), text + "×",
+    reg.add("anchor.vs_equal_params", float(q), WORDS("anchor.vs_equal_params.text", x=text),   # "1.28×"; the Chinese prose writes 倍 after the number
             computed(WORDS("anchor.vs_equal_params"), src, NUMBERS))
     rule = f.meta_ffn_width(d, inputs.frontier.by_name("Llama 2 7B").ffn_multiple_of)
     reg.add("anchor.meta_rule_width", rule, integer(rule),
@@ -146,6 +146,10 @@ def add_anchor(reg: Scope, inputs: Inputs) -> None:
     reg.add("anchor.two_matrix_equal_width", two, integer(round(two)),
             computed(WORDS("anchor.two_matrix_equal_width"), src, FORMULAS))
     reg.add("anchor.two_matrix_equal_ratio", two / d, fixed(two / d, 1) + "d", computed("3/2 · d_ff / d", src, FORMULAS))
+    # the Gated DeltaNet layers' short causal convolution over q, k and v: how many positions it mixes
+    k = t.linear_conv_kernel_dim
+    reg.add("anchor.gdn_conv_kernel", k, integer(k),
+            computed("linear_conv_kernel_dim", anchor_source("linear_conv_kernel_dim")))
 
 
 def dense_layers(m: FrontierModel) -> int:
@@ -303,7 +307,7 @@ def add_ring(reg: Scope) -> None:
 SWEEP = ("c1_gelu_ratio2", "c1_gelu_ratio4", "c1_gelu_ratio8")   # two-matrix GELU FFN, width 2d, 4d, 8d
 EQUAL_PAIR = ("c1_gelu_ratio4", BASELINE)                         # GELU 4d against SwiGLU 8d/3
 COMPARISONS = [  # (key, run a, run b, statistics quoted): a minus b, seed by seed; above 0 when b ends lower
-    ("ratio2_minus_ratio4", "c1_gelu_ratio2", "c1_gelu_ratio4", ("min", "range")),
+    ("ratio2_minus_ratio4", "c1_gelu_ratio2", "c1_gelu_ratio4", ("min", "max", "range")),
     ("ratio4_minus_ratio8", "c1_gelu_ratio4", "c1_gelu_ratio8", ("min", "max", "range")),
     ("swiglu_minus_gelu4", BASELINE, "c1_gelu_ratio4", ("min", "range")),
     ("gelu4_minus_swiglu_lr1e-3", "c1_gelu_ratio4_lr1e-3", "c4_baseline_lr1e-3", ("mean", "min", "max")),   # the same pair at lr 1e-3
@@ -407,6 +411,35 @@ def add_split(reg: Scope, results: Results) -> None:
         reg.add("runs.narrow_gap_at_split", gap, fixed(gap, 3),
                 provenance(results.runs["c1_gelu_ratio2"], WORDS("runs.narrow_gap_at_split", gelu4=GELU4, split_step=SPLIT_STEP)))
     reg.add("split_step", SPLIT_STEP, integer(SPLIT_STEP), computed(WORDS("split_step"), NUMBERS))
+    # whether the split step's loss and the top-of-stream RMS mark GELU's regimes in SwiGLU too: at lr 1e-3,
+    # where no GELU seed splits, how far SwiGLU trails GELU at the split step (seed by seed), and how large
+    # SwiGLU's stream ends there; and how far SwiGLU trails GELU at the split step in GELU's high seed at 3e-3
+    if all(n in results.runs for n in (GELU4_LOW_LR, BASELINE_LOW_LR)) \
+            and results.seeds(GELU4_LOW_LR) == results.seeds(BASELINE_LOW_LR):
+        g = {r.config.seed: val_at(r) for r in results.runs[GELU4_LOW_LR]}
+        spread_keys(reg, "compare.swiglu_minus_gelu4_lr1e-3.val_at_split",
+                    [val_at(r) - g[r.config.seed] for r in results.runs[BASELINE_LOW_LR]], loss3,
+                    provenance(results.runs[BASELINE_LOW_LR],
+                               WORDS("compare.swiglu_minus_gelu4_lr1e-3.val_at_split", baseline_low_lr=BASELINE_LOW_LR,
+                                     gelu4_low_lr=GELU4_LOW_LR, split_step=SPLIT_STEP)), "min", "max", "range")
+        for run in (BASELINE_LOW_LR, GELU4_LOW_LR):
+            rs = results.runs[run]
+            spread_keys(reg, f"runs.{run}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
+                        lambda x: significant(x, 3), provenance(rs, WORDS("runs.end_stream_rms_top", run=run)),
+                        "min", "max", "range")
+    # the stream at init already differs by width: its top-of-stream RMS across the sweep
+    for run in SWEEP:
+        if run in results.runs:
+            rs = results.runs[run]
+            spread_keys(reg, f"runs.{run}.init_stream_rms_top", [r.init.stream_rms[-1] for r in rs],
+                        lambda x: significant(x, 3), provenance(rs, WORDS("runs.init_stream_rms_top", run=run)),
+                        "min", "max", "range")
+    at_base = {r.config.seed: val_at(r) for r in base}
+    if high.config.seed in at_base:
+        lag = at_base[high.config.seed] - val_at(high)
+        reg.add("gelu4.high.swiglu_lag_at_split", lag, loss3(lag),
+                provenance(base, WORDS("gelu4.high.swiglu_lag_at_split", baseline=BASELINE, gelu4=GELU4,
+                                       split_step=SPLIT_STEP)))
     # at init: the largest hidden activation of each FFN (over its layers), SwiGLU's over GELU's per seed
     if results.seeds(BASELINE) == results.seeds(GELU4):
         a, b = results.runs[BASELINE], results.runs[GELU4]
@@ -435,8 +468,26 @@ CROSS_PAIRS = {"ratio2_minus_ratio4": ("c1_gelu_ratio2", GELU4, ("thin_there",))
                "swiglu_minus_gelu4": (BASELINE, GELU4, ("thin_there",))}
 
 
+def add_split_there(reg: Scope, results: Results, other) -> None:
+    """GELU 4d's split on the other CPU (data/cross-machine.json, final losses only): the final loss there of
+    the seed that ends high here, and of the two that end low here. It tells whether the split follows the
+    seed or the machine."""
+    there = other.final_val_loss.get(GELU4, {})
+    runs = results.runs.get(GELU4, [])
+    if len(runs) < 2 or any(there.get(str(r.config.seed)) is None for r in runs):
+        return
+    runs = sorted(runs, key=lambda r: r.metrics.final_val_loss)
+    prov = Measured(run=WORDS("gelu4.there.run", gelu4=GELU4, cpu=other.cpu, commit=other.source_commit),
+                    device=other.cpu, date=max(r.provenance.date for r in runs), commit=other.source_commit)
+    loss3 = lambda x: fixed(x, 3)   # noqa: E731
+    spread_keys(reg, "drift.gelu4.low.there", [there[str(r.config.seed)] for r in runs[:-1]], loss3, prov,
+                "min", "max", "range")
+    spread_keys(reg, "drift.gelu4.high.there", [there[str(runs[-1].config.seed)]], loss3, prov, "mean")
+
+
 def add_cross_machine(reg: Scope, inputs: Inputs) -> None:
     add_pair_drift(reg, inputs.results, inputs.cross_machine, CROSS_PAIRS)
+    add_split_there(reg, inputs.results, inputs.cross_machine)
 
 
 def add_measured(reg: Scope, results: Results) -> None:
@@ -448,6 +499,12 @@ def add_measured(reg: Scope, results: Results) -> None:
             compare(reg, f"compare.{key}.final_val_loss", results, a, b, "final_val_loss", *stats)
     # how far below the unigram loss every run of this page ends: the closest seed of all six runs
     page_runs = [r for n in (*SWEEP, BASELINE, GELU4_LOW_LR, BASELINE_LOW_LR) for r in results.runs.get(n, [])]
+    if page_runs:   # the CPU each seed of this page's runs was trained on (not the whole course's)
+        last = newest(page_runs)
+        device = trained_on(page_runs)
+        reg.add("runs.device", " / ".join(dict.fromkeys(r.provenance.device_name for r in page_runs)), device,
+                Measured(run=WORDS("runs.device.run"), device=device, date=last.provenance.date,
+                         commit=last.provenance.commit))
     if page_runs and all(r.metrics.final_val_loss is not None for r in page_runs):
         closest = min(r.corpus.unigram_floor - r.metrics.final_val_loss for r in page_runs)
         last = newest(page_runs)
