@@ -174,8 +174,10 @@ def add_who_gates(reg: Scope, inputs: Inputs) -> None:
     rows = [{"slug": slug(m.name), "name": m.name, "year": m.year, "how": gate_evidence(m),
              "sink": m.name in SINK_LOGIT, "sink_how": sink_evidence(m)}
             for m in sorted(stated, key=lambda m: (m.year, m.name))]
-    add_rows(reg, "output_gate.rows", [{"slug": slug(a.name), "name": a.name, "anchor": True, "how": "config",
-                                        "sink_how": "code"}] + rows,
+    # the anchor's year from data/anchor-model.json (facts.release_year), as every other row has its year
+    anchor_row = {"slug": slug(a.name), "name": a.name, "year": int(a.facts.release_year.value), "anchor": True,
+                  "how": "config", "sink_how": "code"}
+    add_rows(reg, "output_gate.rows", [anchor_row] + rows,
              computed(WORDS("output_gate.rows"), ANCHOR, FRONTIER))
     yes = sum(m.attn_output_gate for m in stated) + int(gated)
     src = WORDS("output_gate.source", frontier=FRONTIER, anchor=ANCHOR)
