@@ -8,7 +8,8 @@ Python twins); and what our small model's gated and clamped runs measured, seed 
 from __future__ import annotations
 
 from course.common.formulas import anchor_layer_parts, anchor_ledger
-from course.common.measured import BASELINE, MARGIN_LOSS, Results, add_margins, compare, provenance, spread_keys
+from course.common.measured import (BASELINE, MARGIN_LOSS, Results, add_margins, compare, provenance, seed_values,
+                                     spread_keys)
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, scientific2, significant
@@ -328,7 +329,13 @@ def add_measured(reg: Scope, inputs: Inputs) -> None:
             compare(reg, f"compare.gate.{metric}", results, GATE_RUN, BASELINE, metric, "min", "max")
         # a difference of two shares, shown in percentage points: a bare number the page calls "percentage points"
         compare(reg, "compare.gate.end_first_token_attention", results, GATE_RUN, BASELINE,
-                "end_first_token_attention", "mean", "min", "range", text=lambda x: fixed(100 * x, 1))
+                "end_first_token_attention", "mean", "min", "max", "range", text=lambda x: fixed(100 * x, 2))
+        # the yardstick for those paired differences: the baseline's own spread over seeds of the same share (two
+        # runs of one seed start from different inits), in percentage points like them
+        shares = seed_values(results.runs[BASELINE], "end_first_token_attention")
+        reg.add("spread.baseline.end_first_token_attention", max(shares) - min(shares),
+                fixed(100 * (max(shares) - min(shares)), 2),
+                provenance(results.runs[BASELINE], WORDS("spread.baseline.end_first_token_attention", baseline=BASELINE)))
         share = [gate / r.parameters for r in results.runs[GATE_RUN]]
         spread_keys(reg, "small.gate_share", share, lambda x: percent(x, 1),
                     provenance(results.runs[GATE_RUN], WORDS("small.gate_share", gate_run=GATE_RUN)), "mean")
