@@ -374,16 +374,11 @@ def add_clamp_engagement(reg: Scope, results: Results, limit: float) -> None:
     # the first step it acted, over the seeds in which it acted at all (a seed where it never acts, as seed 1339
     # on the AMD EPYC, has no first step)
     firsts = [a[0] for a in acted if a]
-    if firsts:
-        spread_keys(reg, "clamp.first_step", firsts, integer, prov, "min", "max", "range")
+    spread_keys(reg, "clamp.first_step", firsts or ["never"], integer, prov, "min", "max", "range")
     spread_keys(reg, "clamp.acting_steps", [len(a) for a in acted], integer, prov, "min", "max")
     add_clamp_mostly(reg, clamp, acted, prov)
     totals = [sum(r.curves.clamped_gate) + sum(r.curves.clamped_up) for r in clamp]
     spread_keys(reg, "clamp.total", totals, integer, prov, "min", "max")
-    # how many times the fewest the most: with one added to the fewest, so that a seed where it never acted
-    # (none changed) still gives a number
-    wide = max(totals) / (min(totals) + 1)
-    reg.add("clamp.total_ratio", wide, fixed(wide, 0), prov)
     peaks = [max(max(r.curves.clamped_gate), max(r.curves.clamped_up)) for r in clamp]
     spread_keys(reg, "clamp.peak_step", peaks, integer, prov, "max")
     spread_keys(reg, "clamp.peak_share", [p / per_step for p in peaks], lambda x: percent(x, 2), prov, "max")
@@ -404,8 +399,8 @@ def add_clamp_mostly(reg: Scope, clamp: list, acted: list[list[int]], prov) -> N
             computed(WORDS("clamp.mostly_threshold"), NUMBERS))
     mostly = [x for x in share if x > CLAMP_MOSTLY]
     reg.add("clamp.mostly.seeds", len(mostly), integer(len(mostly)), prov)
-    if mostly:
-        spread_keys(reg, "clamp.mostly.share_from_first", mostly, lambda x: percent(x, 1), prov, "min")
+    # no such seed: the share is undefined, and a check that compares it fails (rather than naming no key)
+    spread_keys(reg, "clamp.mostly.share_from_first", mostly or ["undefined"], lambda x: percent(x, 1), prov, "min")
 
 
 def signed(x: float) -> str:
