@@ -408,6 +408,40 @@ def add_measured(reg: Scope, results: Results) -> None:
         add_bench(reg, device, b)
 
 
+# Section 6 of the notebook sets its tiny runs against the lesson's own 4-layer model: Post-LN in the run of it
+# that learns (a warmup at lr 1e-3), and Pre-Norm at the same rate, both probed update by update over their
+# first updates (their `trace`, training-batch gradients) and once at the end (the end probe).
+POSTLN_LEARNS, PRELN_TRACED = "c8_postln_lr1e-3_warmup100", "c8_preln_lr1e-3_nowarmup"
+
+
+def bottom_over_top(grads: list) -> float | None:
+    return grads[0] / grads[-1] if grads[0] is not None and grads[-1] else None
+
+
+def add_trace_ratios(reg: Scope, results: Results) -> None:
+    """postln_learns.*: in the Post-LN run that learns, the lowest bottom-over-top block-gradient ratio of each
+    seed's trace (the early collapse the notebook's short runs show) and the ratio at the end of the run.
+    preln_trace.*: in Pre-Norm at the same rate, the ratio after each of the notebook's run lengths (as many
+    updates) in each seed, and at the end."""
+    from lessons.c4_normalization.lab import LENGTHS
+    if POSTLN_LEARNS in results.runs and all(r.trace for r in results.runs[POSTLN_LEARNS]):
+        rs = results.runs[POSTLN_LEARNS]
+        lows = [min(x for x in map(bottom_over_top, r.trace.block_grad_norm) if x is not None) for r in rs]
+        spread_keys(reg, "postln_learns.trace_low", lows, lambda x: significant(x, 2),
+                    provenance(rs, WORDS("trace_grad_ratio", run=POSTLN_LEARNS)), "max", "range")
+        ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
+        spread_keys(reg, "postln_learns.end_grad_ratio", ends, lambda x: significant(x, 3),
+                    provenance(rs, WORDS("end_grad_ratio", run=POSTLN_LEARNS)), "min", "range")
+    if PRELN_TRACED in results.runs and all(r.trace for r in results.runs[PRELN_TRACED]):
+        rs = results.runs[PRELN_TRACED]
+        at = [bottom_over_top(g) for r in rs for s, g in zip(r.trace.step, r.trace.block_grad_norm) if s in LENGTHS]
+        if len(at) == len(rs) * len(LENGTHS):
+            spread_keys(reg, "preln_trace.at_lab_lengths", at, lambda x: significant(x, 2),
+                        provenance(rs, WORDS("trace_grad_ratio", run=PRELN_TRACED)), "max", "range")
+        ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
+        spread_keys(reg, "preln_trace.end_grad_ratio", ends, lambda x: significant(x, 2),
+                    provenance(rs, WORDS("end_grad_ratio", run=PRELN_TRACED)), "min", "range")
+
 def add_decay_low_seed(reg: Scope, inputs: Inputs) -> None:
     """decay.low.*: the seed in which decay on plain gains ends furthest below the baseline (the most negative
     paired difference), with both final losses, the difference, the same seed's difference on the other CPU
@@ -523,6 +557,7 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_weight_decay(reg, inputs)
     add_simulator(reg)
     add_measured(reg, inputs.results)
+    add_trace_ratios(reg, inputs.results)
     add_other_cpu(reg, inputs, OTHER_CPU_PAIRS)
     add_decay_low_seed(reg, inputs)
     add_other_cpu_split(reg, inputs)
