@@ -12,6 +12,7 @@ belong to the lesson that uses them.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -407,6 +408,16 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
             add_run(reg, name, results.runs[name], quoted)
 
 
+TRADEMARKS = re.compile(r"\((?:R|TM)\)", re.IGNORECASE)
+
+
+def cpu_maker(cpu: str) -> str:
+    """A CPU's maker as the first word of its name, without trademark marks: 'Intel(R) Xeon(R) Processor' and
+    'Intel Xeon' are both 'intel', so two records of one CPU compare equal however each names it."""
+    words = TRADEMARKS.sub("", cpu).split()
+    return words[0].lower() if words else ""
+
+
 def add_drift(reg: Registry, results: Results, other) -> None:
     """measure.drift.*: how far the final loss of a run moved when the same run (code, config, seed, torch) was
     trained on another CPU (data/cross-machine.json): over the runs whose config is unchanged, in all and by
@@ -419,7 +430,9 @@ def add_drift(reg: Registry, results: Results, other) -> None:
                     device=WORDS("devices.pair", here=this, there=other.cpu),
                     date=max(r.provenance.date for rs in results.runs.values() for r in rs), commit=other.source_commit)
     for run, seeds in other.final_val_loss.items():
-        here = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs.get(run, [])}
+        # a seed trained here on the other CPU itself would compare a result with itself: it is left out
+        here = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs.get(run, [])
+                if cpu_maker(r.provenance.cpu) != cpu_maker(other.cpu)}
         diffs = [abs(here[s] - t) for s, t in seeds.items() if s in here and t is not None and here[s] is not None]
         quoted = QUOTED[run].drift if run in QUOTED else ()
         if "max" in quoted and diffs:
@@ -459,8 +472,9 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
     for key, (a, b, quoted) in pairs.items():
         if a not in results.runs or b not in results.runs or a not in there or b not in there:
             continue
-        ha = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[a]}
-        hb = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[b]}
+        elsewhere = lambda r: cpu_maker(r.provenance.cpu) != cpu_maker(other.cpu)  # noqa: E731 (see add_drift)
+        ha = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[a] if elsewhere(r)}
+        hb = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs[b] if elsewhere(r)}
         seeds = [s for s in ha if s in hb and there[a].get(s) is not None and there[b].get(s) is not None]
         if not seeds:
             continue

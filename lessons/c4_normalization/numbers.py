@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from course.common import formulas as chapter_formulas
-from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, add_margins, compare,
+from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, add_margins, compare, cpu_maker,
                                      left_unigram_step, provenance, spread_keys)
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source
 from course.common.schema import Inputs
@@ -191,7 +191,6 @@ FLOAT32_BYTES = 4   # the benchmark's tensors are float32
 
 
 THREADS = re.compile(r"^(?P<name>.*?),\s*(?P<n>\d+) threads?$")
-TRADEMARKS = re.compile(r"\((?:R|TM)\)", re.IGNORECASE)
 
 
 def device_text(name: str, threads: int | None = None) -> dict[str, str]:
@@ -473,13 +472,6 @@ def add_decay_low_seed(reg: Scope, inputs: Inputs) -> None:
             provenance(results.runs[BASELINE], WORDS("decay.baseline_spread", baseline=BASELINE)))
 
 
-def vendor(cpu: str) -> str:
-    """A CPU's maker as the first word of its name, without trademark marks: 'Intel(R) Xeon(R) Processor' and
-    'Intel Xeon' are both 'intel', so two records of one CPU compare equal however each names it."""
-    words = TRADEMARKS.sub("", cpu).split()
-    return words[0].lower() if words else ""
-
-
 def add_other_cpu_distinct(reg: Scope, inputs: Inputs, runs) -> None:
     """other_cpu.distinct.RUN: 1 when no seed of RUN here was trained on the CPU that data/cross-machine.json
     records, else 0. A note that says what held "on the other CPU" tests it, so that its check cannot pass by
@@ -489,7 +481,7 @@ def add_other_cpu_distinct(reg: Scope, inputs: Inputs, runs) -> None:
         if run not in results.runs:
             continue
         rs = results.runs[run]
-        distinct = int(all(vendor(r.provenance.cpu) != vendor(other.cpu) for r in rs))
+        distinct = int(all(cpu_maker(r.provenance.cpu) != cpu_maker(other.cpu) for r in rs))
         reg.add(f"other_cpu.distinct.{run}", distinct, str(distinct),
                 other_cpu_provenance(other, WORDS("other_cpu.distinct", run=run), rs))
 
