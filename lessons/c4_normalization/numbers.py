@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from course.common import formulas as chapter_formulas
-from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, Results, add_margins, compare, cpu_maker,
+from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, TRADEMARKS, Results, add_margins, compare,
+                                     cpu_maker,
                                      left_unigram_step, provenance, spread_keys)
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source
 from course.common.schema import Inputs
