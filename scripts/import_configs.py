@@ -174,6 +174,23 @@ def olmo_attention(y: str) -> dict:
     }
 
 
+def shared_experts(c: dict):
+    """The experts every token goes through, counted in experts of the routed width (moe_intermediate_size), as
+    the course's formulas count them. DeepSeek and Kimi give the count (n_shared_experts, num_shared_experts).
+    Qwen's MoE configs give a width instead: transformers' Qwen3NextSparseMoeBlock (modeling_qwen3_next.py @
+    01cdc6081c) builds one shared_expert, an MLP of shared_expert_intermediate_size, in every MoE layer, beside
+    the routed experts (its one-output sigmoid gate, like a router, is not counted). That is one expert of the
+    routed width only when the two widths are equal; any other width is refused rather than miscounted."""
+    count = c.get("n_shared_experts", c.get("num_shared_experts"))
+    width = c.get("shared_expert_intermediate_size")
+    if count is not None or not width:
+        return count
+    if width != c.get("moe_intermediate_size"):
+        raise ValueError(f"shared_expert_intermediate_size {width} differs from moe_intermediate_size "
+                         f"{c.get('moe_intermediate_size')}: the shared expert is not one expert of the routed width")
+    return 1
+
+
 def main(src: Path) -> None:
     anchor_file = src / "Qwen__Qwen3.8-27B.config.json"
     anchor = {
@@ -230,7 +247,7 @@ def main(src: Path) -> None:
             "attn_output_gate": bool(c.get("attn_output_gate", c.get("mla_use_output_gate", False))),
             "num_experts": experts,
             "experts_per_token": c.get("num_experts_per_tok", c.get("num_experts_per_token")),
-            "shared_experts": c.get("n_shared_experts", c.get("num_shared_experts")),
+            "shared_experts": shared_experts(c),
             # an MoE model's layers with a plain dense FFN (the first k, or those listed as MLP-only)
             "dense_ffn_layers": None if experts is None else c.get("first_k_dense_replace",
                                                                    len(c.get("mlp_only_layers", []))),
