@@ -58,6 +58,16 @@ def test_the_cost_formulas_count_llama_3_1_8b_by_hand(reg):
     assert f.LayerCost(1, 5, 2).crossover == 0.0          # projections alone above the FFN: no crossover
 
 
+def test_the_shortest_crossover_is_qwen3_next_s_whose_ffn_is_not_much_costlier_than_its_projections(reg):
+    # the page names the model with the shortest crossover and says why; Qwen3-Next counts its shared expert
+    rows = [r["slug"] for r in json.loads(reg["attention.cost.rows"].value)]
+    shortest = min(rows, key=lambda s: reg[f"attention.cost.{s}.crossover"].value)
+    assert shortest == "qwen3_next_80b_a3b"
+    k = "attention.cost.qwen3_next_80b_a3b"
+    assert reg[f"{k}.ffn_flops"].value < 1.5 * reg[f"{k}.projection_flops"].value
+    assert reg[f"{k}.ffn_flops"].value == 2 * (10 + 1) * 3 * 2048 * 512
+
+
 def test_the_saturation_and_the_init_prediction_follow_footnote_4(reg):
     assert reg["attention.anchor.sqrt_head_dim"].value ** 2 == reg["anchor.head_dim"].value
     assert reg["attention.saturation.unscaled.max_weight"].value > 5 * reg["attention.saturation.scaled.max_weight"].value

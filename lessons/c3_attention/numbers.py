@@ -145,8 +145,7 @@ def add_heads(reg: Scope, inputs: Inputs) -> None:
 QUESTION_MODEL = "Llama 3.1 8B"    # the model a check-yourself question asks the scale of
 
 # models this lesson does not count, and why (the words cost.skip.KEY say it on the page)
-SKIPPED = {"Transformer base": "encdec", "Qwen3-Next-80B-A3B": "shared", "DeepSeek-V4-Flash": "v4",
-           "DeepSeek-V4-Pro": "v4", "Kimi K3": "latent"}
+SKIPPED = {"Transformer base": "encdec", "DeepSeek-V4-Flash": "v4", "DeepSeek-V4-Pro": "v4", "Kimi K3": "latent"}
 
 
 def frontier_cost(m: FrontierModel) -> f.LayerCost:
@@ -217,7 +216,7 @@ def add_layer_cost(reg: Scope, s: str, c: f.LayerCost, src, max_context) -> None
     reg.add(f"{k}.crossover", c.crossover, integer(round(c.crossover)), computed(WORDS("cost.crossover"), src, FORMULAS))
     if max_context:
         at = c.attention_flops(max_context) / c.ffn_flops
-        reg.add(f"{k}.at_max_over_ffn", at, fixed(at, 1) + "×",
+        reg.add(f"{k}.at_max_over_ffn", at, WORDS("times", x=fixed(at, 1)),
                 computed(WORDS("cost.at_max_over_ffn", context=integer(max_context)), src, FORMULAS))
 
 
@@ -289,7 +288,8 @@ def add_curves(reg: Scope, inputs: Inputs) -> None:
     baseline grew over the last two intervals, how far ahead of the baseline the run without the scale got
     early on (its largest lead, with the seed and step), and how much larger q·k itself ended without the scale
     once the factor √d_head is taken out (the pooled std of the scores, seed by seed)."""
-    from course.common.measured import (LEFT_UNIGRAM_MARGIN, METRICS, provenance, seed_values, spread_keys)
+    from course.common.measured import (LEFT_UNIGRAM_MARGIN, METRICS, provenance, seed_values, spread_keys,
+                                        trained_on)
     runs = inputs.results.runs
     reg.add("left_unigram_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
             computed(WORDS("left_unigram_margin"), "course/common/measured.py (LEFT_UNIGRAM_MARGIN)"))
@@ -314,12 +314,37 @@ def add_curves(reg: Scope, inputs: Inputs) -> None:
     reg.add("runs.c3_no_scale.lead", lead, fixed(lead, 3), prov)
     reg.add("runs.c3_no_scale.lead.seed", seed, str(seed), prov)
     reg.add("runs.c3_no_scale.lead.step", step, integer(step), prov)
+    # what that lead measures: the largest lead in the other seeds; and, at the lead's step, the baseline's loss
+    # in the lead's seed against every other seed of the two runs
+    elsewhere = max(b - a for x, y in zip(ns, base) if x.config.seed != seed
+                    for a, b in zip(val_losses(x)[1:], val_losses(y)[1:]))
+    reg.add("runs.c3_no_scale.lead_elsewhere.max", elsewhere, fixed(elsewhere, 3),
+            provenance(ns, WORDS("runs.lead_elsewhere", run="c3_no_scale")))
+    at = lambda r: val_losses(r)[list(r.val.step).index(step)]   # noqa: E731
+    slow = next(at(y) for y in base if y.config.seed == seed)
+    reg.add("runs.c3_baseline.at_lead", slow, fixed(slow, 3), provenance(base, WORDS("runs.at_lead", run="c3_baseline")))
+    others = [at(r) for r in ns] + [at(y) for y in base if y.config.seed != seed]
+    spread_keys(reg, "runs.at_lead.others", others, lambda x: fixed(x, 3),
+                provenance(ns + base, WORDS("runs.at_lead_others")), "max", "range")
+    device = trained_on([r for n in ATTN_RUNS for r in runs[n]])   # the CPU (or CPUs, with their seeds)
+    reg.add("runs.device", device if isinstance(device, str) else device["en"], device,
+            provenance(base, WORDS("runs.device")))
     # q·k without the scale against the baseline's q·k (its scaled std times √d_head), seed by seed, at the end
     root = math.sqrt(inputs.experiments.base.d_model // inputs.experiments.base.n_head)
     ratios = [attention_metrics(x, -1)["score_std"] / (root * attention_metrics(y, -1)["score_std"])
               for x, y in zip(ns, base)]
-    spread_keys(reg, "runs.qk_ratio", ratios, lambda x: fixed(x, 1) + "×",
-                provenance(ns, WORDS("runs.qk_ratio")), "min", "range")
+    spread_keys(reg, "runs.qk_ratio", ratios, lambda x: fixed(x, 1),
+                provenance(ns, WORDS("runs.qk_ratio")), "min", "max", "range")
+    # the same ratio layer by layer (every layer of every seed), and the weights' entropy layer by layer
+    layer_ratios = [a / (root * b) for x, y in zip(ns, base)
+                    for a, b in zip(x.attention.score_std[-1], y.attention.score_std[-1])
+                    if a is not None and b is not None]
+    spread_keys(reg, "runs.qk_ratio_layer", layer_ratios, lambda x: fixed(x, 1),
+                provenance(ns, WORDS("runs.qk_ratio_layer")), "min", "max")
+    for run, stat in (("c3_no_scale", "max"), ("c3_baseline", "min")):
+        shares = [e / r.attention.uniform_entropy for r in runs[run] for e in r.attention.entropy[-1] if e is not None]
+        spread_keys(reg, f"runs.{run}.end_entropy_layer", shares, lambda x: percent(x, 1),
+                    provenance(runs[run], WORDS("runs.end_entropy_layer", run=run)), stat)
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
