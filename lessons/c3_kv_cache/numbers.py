@@ -37,6 +37,11 @@ def size(b: float) -> str:
     return fixed(b / 1e9, 2) + " GB" if b >= 1e9 else fixed(b / 1e6, 1) + " MB"
 
 
+def times(x: float, digits: int) -> dict[str, str]:
+    """A ratio as each language writes it in prose: "71×", 「71 倍」."""
+    return {"en": fixed(x, digits) + "×", "zh": fixed(x, digits) + " 倍"}
+
+
 def whole(x: Fraction) -> int:
     if x.denominator != 1:
         raise ValueError(f"expected a whole number of bytes, got {x}")
@@ -173,7 +178,7 @@ def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
     per_head = v3.num_heads * (v3.qk_nope_head_dim + v3.qk_rope_head_dim + v3.v_head_dim)
     reg.add("mla.per_head_cache", per_head, integer(per_head),
             computed(WORDS("mla.per_head_cache"), src))
-    reg.add("mla.per_head_over_latent", per_head / latent, fixed(per_head / latent, 0) + "×",
+    reg.add("mla.per_head_over_latent", per_head / latent, times(per_head / latent, 0),
             computed(WORDS("mla.per_head_over_latent"), src))
 
     # DeepSeek-V2 against DeepSeek 67B: the paper's 93.3% is its deployed cache (MLA, 6-bit entries) against the
@@ -358,7 +363,7 @@ def add_narrowing(reg: Scope, results) -> None:
             integer(results.runs["c3_kv1"][0].val.step[0]), step_prov)
     last = results.runs["c3_kv1"][0].val.step[-1]
     reg.add("runs.c3_kv1.last_step", last, integer(last), step_prov)
-    reg.add("runs.c3_kv1.drop_over_step", min(ratios), fixed(min(ratios), 1) + "×",
+    reg.add("runs.c3_kv1.drop_over_step", min(ratios), times(min(ratios), 1),
             provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.drop_over_step")))
 
 
