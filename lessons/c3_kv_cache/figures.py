@@ -42,7 +42,7 @@ def kv_cache_figure(results, lang: str) -> dict:
                          "hoverinfo": "text"})
             which.append(view)
         data.append({"type": "scatter", "mode": "text", "y": names, "x": [x / 1e9 for x in totals],
-                     "text": [(" " + size(x) + (t("fig.beyond") if T and p.max_context and T > p.max_context else ""))
+                     "text": [(" " + size(x) + (t("fig.beyond") if T and (not p.max_context or T > p.max_context) else ""))
                               if T else " " + t("fig.no_max") for x, T, p in zip(totals, contexts, found)],
                      "textposition": "middle right", "cliponaxis": False, "showlegend": False, "hoverinfo": "skip",
                      "visible": view == "long"})

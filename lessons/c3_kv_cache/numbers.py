@@ -12,7 +12,7 @@ from course.common.kv_cache import BF16, CachePlan, plans
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source, frontier_source, slug
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent
-from course.core.registry import Computed, Scope, add_rows
+from course.core.registry import Computed, Measured, Scope, add_rows
 from course.project import words
 
 WORDS = words(__file__)   # lessons/c3_kv_cache/words.LANG.json
@@ -35,6 +35,11 @@ def computed(formula, *sources) -> Computed:
 def size(b: float) -> str:
     """Bytes as a page shows a cache: GB (10⁹ bytes) from 1 GB up, MB (10⁶) below."""
     return fixed(b / 1e9, 2) + " GB" if b >= 1e9 else fixed(b / 1e6, 1) + " MB"
+
+
+def times(x: float, digits: int) -> dict[str, str]:
+    """A ratio as each language writes it in prose: "71×", 「71 倍」."""
+    return {"en": fixed(x, digits) + "×", "zh": fixed(x, digits) + " 倍"}
 
 
 def whole(x: Fraction) -> int:
@@ -112,8 +117,10 @@ def add_models(reg: Scope, inputs: Inputs) -> list[CachePlan]:
                      "secondary": s != ANCHOR_SLUG and
                      inputs.frontier.by_name(p.model).provenance.grade == "secondary source",
                      "encdec": s != ANCHOR_SLUG and inputs.frontier.by_name(p.model).cache_rule is not None,
+                     # a model with no maximum context (Transformer base) was trained on short examples: its 32k
+                     # and 128k figures are as hypothetical as those beyond a maximum
                      "beyond": [key for key, T in (("at_32k", SHORT), ("at_128k", LONG))
-                                if p.max_context is not None and T > p.max_context]})
+                                if p.max_context is None or T > p.max_context]})
     add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR, KV))
     reg.add("models.count", len(found), integer(len(found)), computed(WORDS("models.count"), FRONTIER, ANCHOR, KV))
     gqa = sum(1 for p in found if p.attention == "GQA")
@@ -171,7 +178,7 @@ def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
     per_head = v3.num_heads * (v3.qk_nope_head_dim + v3.qk_rope_head_dim + v3.v_head_dim)
     reg.add("mla.per_head_cache", per_head, integer(per_head),
             computed(WORDS("mla.per_head_cache"), src))
-    reg.add("mla.per_head_over_latent", per_head / latent, fixed(per_head / latent, 0) + "×",
+    reg.add("mla.per_head_over_latent", per_head / latent, times(per_head / latent, 0),
             computed(WORDS("mla.per_head_over_latent"), src))
 
     # DeepSeek-V2 against DeepSeek 67B: the paper's 93.3% is its deployed cache (MLA, 6-bit entries) against the
@@ -207,6 +214,8 @@ def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
     full = a.full_bytes_per_token()
     reg.add("anchor.break_even", a.fixed_bytes() / full, integer(round(a.fixed_bytes() / full)),
             computed(WORDS("anchor.break_even"), ANCHOR, KV))
+    reg.add("anchor.fixed_bytes", a.fixed_bytes(), integer(a.fixed_bytes()),
+            computed(WORDS("models.fixed", parts=parts_text(a, fixed_only=True)), ANCHOR, KV))
     # the full-attention layers' own keys and values (the growing part alone, without the fixed state)
     for key, T in (("full_at_128k", LONG), ("full_at_max", t.max_position_embeddings)):
         b = full * T
@@ -218,6 +227,8 @@ def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
     reg.add("anchor.fixed_ssm_dtype", fp32, size(fp32),
             computed(WORDS("anchor.fixed_ssm_dtype", dtype=t.mamba_ssm_dtype, bytes=ssm),
                      anchor_source("mamba_ssm_dtype"), KV))
+    reg.add("anchor.break_even_ssm_dtype", fp32 / full, integer(round(fp32 / full)),
+            computed(WORDS("anchor.break_even_ssm_dtype", dtype=t.mamba_ssm_dtype), anchor_source("mamba_ssm_dtype"), KV))
     every = t.num_hidden_layers * 2 * t.num_key_value_heads * t.head_dim * BF16
     reg.add("anchor.all_full_bytes_per_token", every, integer(every),
             computed("num_hidden_layers × 2 × num_key_value_heads × head_dim × 2 B", anchor_source("head_dim")))
@@ -254,6 +265,28 @@ def add_steps(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
             reg.add(f"{k}.{key}_ratio", r, integer(r), computed(WORDS("v4.ratio", kind=kind), src))
             n = sum(1 for t_ in m.layer_types if t_ == kind)
             reg.add(f"{k}.{key}_layers", n, integer(n), computed(WORDS("v4.layers", kind=kind), src))
+    add_v32(reg, inputs, plan["DeepSeek-V4-Pro"])
+
+
+V32 = "data/model-configs/deepseek-ai__DeepSeek-V3.2.config.json"   # not a row of the table (SOURCES.md §2)
+
+
+def add_v32(reg: Scope, inputs: Inputs, pro: CachePlan) -> None:
+    """DeepSeek-V3.2's cache at DeepSeek-V4-Pro's maximum context, counted the page's way (every number in BF16;
+    an MLA latent and RoPE key per layer and token, and the DSA indexer's key, as V4's indexer is counted), and
+    V4-Pro's cache as a share of it: with the indexer and without."""
+    import json
+    c = json.loads((inputs.root / V32).read_text())
+    T = pro.max_context
+    mla = c["num_hidden_layers"] * (c["kv_lora_rank"] + c["qk_rope_head_dim"]) * BF16 * T
+    idx = c["num_hidden_layers"] * c["index_head_dim"] * BF16 * T
+    reg.add("v32.num_layers", c["num_hidden_layers"], integer(c["num_hidden_layers"]), computed("num_hidden_layers", V32))
+    reg.add("v32.index_head_dim", c["index_head_dim"], integer(c["index_head_dim"]), computed("index_head_dim", V32))
+    for key, b in (("at_max", mla + idx), ("at_max_no_indexer", mla)):
+        reg.add(f"v32.{key}", b, size(b), computed(WORDS(f"v32.{key}", context=integer(T)), V32, KV))
+        share = pro.bytes_at(T) / b
+        reg.add(f"v32.pro_share{key.removeprefix('at_max')}", share, percent(share, 1),
+                computed(WORDS("v32.pro_share", context=integer(T)), V32, source_of(pro, inputs), KV))
 
 
 # ---------------------------------------------------------------- the measured section
@@ -298,61 +331,112 @@ def add_runs(reg: Scope, inputs: Inputs) -> None:
         compare(reg, f"compare.{run}.final_val_loss", results, run, "c3_baseline", "final_val_loss", *stats)
     compare(reg, "compare.c3_kv1_kv2.final_val_loss", results, "c3_kv1", "c3_kv2", "final_val_loss", "min", "max")
     add_narrowing(reg, results)
-    add_other_cpu_baseline(reg, results)
+    add_other_cpu_baseline(reg, results, inputs.cross_machine)
 
 
 def add_narrowing(reg: Scope, results) -> None:
-    """runs.c3_kv1.narrowed: over the seeds, the smallest amount by which the one-head run's validation-loss gap
-    to the baseline (the same evaluation step, the same seed) had shrunk from its widest during training to the
-    last evaluation. A shift of one seed's whole run moves every point of its curve alike, so it does not move
-    this number; another machine's rounding could."""
+    """How the one-head run's validation-loss gap to the baseline (the same evaluation step, the same seed) moved:
+    runs.c3_kv1.narrowed (.min, and .max), how much smaller it was at the last evaluation than at its widest;
+    .peak_step.min/.max, the step of its widest; .last_step, the last evaluation; and .drop_over_step, over the
+    seeds the smallest ratio of that drop to the largest change of the gap between two consecutive evaluations
+    from its widest on (a drop no larger than one such change would be a wobble, not a decline). A shift of one
+    seed's whole run moves every point of its curve alike, so it moves none of these; another machine's rounding
+    could."""
     from course.common.measured import provenance
-    shrunk = []
+    shrunk, peaks, ratios = [], [], []
     for a, b in zip(results.runs["c3_kv1"], results.runs["c3_baseline"]):
         if a.val.step != b.val.step:
             raise ValueError("c3_kv1 and c3_baseline were evaluated at different steps")
         gaps = [x - y for x, y in zip(a.val.loss, b.val.loss)]
-        shrunk.append(max(gaps) - gaps[-1])
-    reg.add("runs.c3_kv1.narrowed", min(shrunk), fixed(min(shrunk), 3),
-            provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.narrowed")))
+        i = max(range(len(gaps)), key=gaps.__getitem__)
+        shrunk.append(gaps[i] - gaps[-1])
+        peaks.append(a.val.step[i])
+        steps = [abs(gaps[k + 1] - gaps[k]) for k in range(i, len(gaps) - 1)]
+        ratios.append(shrunk[-1] / max(steps) if steps else 0.0)
+    prov = provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.narrowed"))
+    reg.add("runs.c3_kv1.narrowed", min(shrunk), fixed(min(shrunk), 3), prov)
+    reg.add("runs.c3_kv1.narrowed.max", max(shrunk), fixed(max(shrunk), 3), prov)
+    step_prov = provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.peak_step"))
+    reg.add("runs.c3_kv1.peak_step.min", min(peaks), integer(min(peaks)), step_prov)
+    reg.add("runs.c3_kv1.peak_step.max", max(peaks), integer(max(peaks)), step_prov)
+    reg.add("runs.c3_kv1.first_step", results.runs["c3_kv1"][0].val.step[0],
+            integer(results.runs["c3_kv1"][0].val.step[0]), step_prov)
+    last = results.runs["c3_kv1"][0].val.step[-1]
+    reg.add("runs.c3_kv1.last_step", last, integer(last), step_prov)
+    reg.add("runs.c3_kv1.drop_over_step", min(ratios), times(min(ratios), 1),
+            provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.drop_over_step")))
 
 
 OTHER_BASELINE = "c4_baseline"   # c3_baseline's config without attn_stats (models/experiments.json)
 
 
-def add_other_cpu_baseline(reg: Scope, results) -> None:
-    """The KV runs against chapter C4's baseline, which has c3_baseline's config except for recording attention
-    statistics, and some of whose seeds were trained on another CPU: other.c3_kvN.diff.min/.max, seed by seed,
-    and other.seeds, how many of its seeds were trained on a CPU other than the KV runs'. Provenance names the
-    device of each seed."""
-    from course.common.measured import provenance, seed_values
+def add_other_cpu_baseline(reg: Scope, results, other) -> None:
+    """The KV runs against chapter C4's baseline, which has their config apart from n_kv_head (c3_baseline's
+    without attn_stats).
+
+    flag.seeds / flag.identical: seeds that c3_baseline and c4_baseline both trained on one CPU, and how many of
+    them end at exactly the same final loss (attn_stats only records).
+
+    other.seeds, other.c3_kvN.diff.min/.max: c4_baseline's final loss on a CPU other than the KV runs', seed by
+    seed, wherever the project has one: a result in data/results/cpu/ trained there, or else the cross-machine
+    record (data/cross-machine.json) when its CPU is another; the KV runs minus it. other.cpu names that CPU."""
+    from course.common.measured import TRADEMARKS, cpu_maker, provenance, seed_values
     if OTHER_BASELINE not in results.runs:
         return
     base = results.runs[OTHER_BASELINE]
-    here = {r.provenance.device_name for r in results.runs["c3_baseline"]}
-    elsewhere = sum(1 for r in base if r.provenance.device_name not in here)
-    reg.add("other.seeds", elsewhere, integer(elsewhere),
-            provenance(base + results.runs["c3_baseline"], WORDS("other.seeds")))
+    here = {cpu_maker(r.provenance.cpu) for r in results.runs["c3_baseline"]}
+    same = [(r, q) for r, q in zip(results.runs["c3_baseline"], base)
+            if r.config.seed == q.config.seed and cpu_maker(r.provenance.cpu) == cpu_maker(q.provenance.cpu)]
+    prov = provenance(results.runs["c3_baseline"] + base, WORDS("flag.seeds"))
+    reg.add("flag.seeds", len(same), integer(len(same)), prov)
+    identical = sum(1 for r, q in same if r.metrics.final_val_loss == q.metrics.final_val_loss)
+    reg.add("flag.identical", identical, integer(identical), prov)
+    there: dict[int, float] = {}
+    cpus: set[str] = set()
+    for r in base:
+        if cpu_maker(r.provenance.cpu) not in here and r.metrics.final_val_loss is not None:
+            there[r.config.seed] = r.metrics.final_val_loss
+            cpus.add(r.provenance.device_name)
+    if cpu_maker(other.cpu) not in here:
+        for seed, v in other.final_val_loss.get(OTHER_BASELINE, {}).items():
+            if v is not None and int(seed) not in there:
+                there[int(seed)] = v
+                cpus.add(other.cpu)
+    if not there:
+        return
+    seeds = sorted(there)
+    measured = Measured(run=WORDS("other.run", seeds="/".join(map(str, seeds))),
+                        device=WORDS.join("list", sorted(cpus)), date=max(r.provenance.date for r in base),
+                        commit=other.source_commit)
+    reg.add("other.seeds", len(seeds), integer(len(seeds)), measured)
+    if len(cpus) == 1:
+        (cpu,) = cpus
+        reg.add("other.cpu", cpu, TRADEMARKS.sub("", cpu).replace("  ", " ").strip(), measured)
     for run in KV_RUNS[1:]:
-        ra = results.runs[run]
-        if [r.config.seed for r in ra] != [r.config.seed for r in base]:
-            raise ValueError(f"{run} and {OTHER_BASELINE} do not have the same seeds")
-        diffs = [x - y for x, y in zip(seed_values(ra, "final_val_loss"), seed_values(base, "final_val_loss"))]
-        prov = provenance(ra + base, f"{run} − {OTHER_BASELINE}")
+        loss = {r.config.seed: v for r, v in zip(results.runs[run], seed_values(results.runs[run], "final_val_loss"))}
+        diffs = [loss[s] - there[s] for s in seeds if loss.get(s) is not None]
         for stat, v in (("min", min(diffs)), ("max", max(diffs))):
-            reg.add(f"other.{run}.diff.{stat}", v, fixed(v, 3), prov)
+            reg.add(f"other.{run}.diff.{stat}", v, fixed(v, 3), measured)
 
 
-def add_calculator(reg: Scope) -> None:
-    """The calculator's range of contexts (twins.CONTEXT_EXPONENTS: powers of two)."""
+def add_calculator(reg: Scope, inputs: Inputs, found: list[CachePlan]) -> None:
+    """The calculator's range of contexts (twins.CONTEXT_EXPONENTS: powers of two), and the anchor's and Llama 3.1
+    8B's caches at the shortest, as the prose compares them (BF16, one sequence)."""
     from lessons.c3_kv_cache.twins import CONTEXT_EXPONENTS
     for key, e in zip(("min_context", "max_context"), CONTEXT_EXPONENTS):
         reg.add(f"calculator.{key}", 2 ** e, integer(2 ** e),
                 computed(WORDS("calculator.context", e=e), "lessons/c3_kv_cache/twins.py"))
+    T = 2 ** CONTEXT_EXPONENTS[0]
+    plan = {model_slug(p, inputs): p for p in found}
+    for s in ("anchor", "llama_3_1_8b"):
+        b = plan[s].bytes_at(T)
+        reg.add(f"calculator.{s}_at_min", b, size(b),
+                computed(WORDS("models.bytes_at", context=integer(T), parts=parts_text(plan[s])),
+                         source_of(plan[s], inputs), KV))
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
     found = add_models(reg, inputs)
     add_steps(reg, inputs, found)
-    add_calculator(reg)
+    add_calculator(reg, inputs, found)
     add_runs(reg, inputs)
