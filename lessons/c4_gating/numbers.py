@@ -521,7 +521,18 @@ def add_yardstick(reg: Scope, inputs: Inputs) -> None:
         reg.add("other_cpu.yardstick.gate.cleared", cleared, integer(cleared), prov)
 
 
+def add_qiu_scale(reg: Scope, inputs: Inputs) -> None:
+    """Qiu et al.'s perplexity change (Table 4) as a change of log-perplexity, the unit of our losses (nats per
+    token; theirs are BPE tokens, ours characters, so set beside our gains it is a hint of scale only)."""
+    import math
+    cited = {n.key: n.value for n in inputs.citations.numbers}
+    drop = math.log(cited["qiu.ppl.baseline"]) - math.log(cited["qiu.ppl.gated"])
+    reg.add("qiu.log_ppl_drop", drop, fixed(drop, 3),
+            computed(WORDS("qiu.log_ppl_drop"), "data/citations.json (qiu.ppl.baseline, qiu.ppl.gated)"))
+
+
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
+    add_qiu_scale(reg, inputs)
     add_anchor_gates(reg, inputs)
     add_who_gates(reg, inputs)
     add_bounds(reg, inputs)
