@@ -374,6 +374,9 @@ def add_split(reg: Scope, results: Results) -> None:
         spread_keys(reg, f"gelu4.{group}.val_at_split", [val_at(r) for r in rs], loss3, prov, *stats)
         spread_keys(reg, f"gelu4.{group}.end_stream_rms_top", [r.end.stream_rms[-1] for r in rs],
                     lambda x: significant(x, 3), prov, *top_stats)
+        # the stream right after the first block (stream_rms[1]): most of the top-of-stream RMS is written there
+        spread_keys(reg, f"gelu4.{group}.end_stream_rms_block1", [r.end.stream_rms[1] for r in rs],
+                    lambda x: significant(x, 3), prov, *top_stats)
     # what each group gains from each widening step and by how much it beats SwiGLU, seed by seed
     by_seed = {n: {r.config.seed: r.metrics.final_val_loss for r in results.runs[n]}
                for n in (*SWEEP, BASELINE) if n in results.runs}
