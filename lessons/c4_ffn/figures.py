@@ -9,7 +9,7 @@ from course.common.formulas import anchor_ledger
 from course.common.measured import BASELINE, Results
 from course.common.schema import load_inputs
 from course.core.figures import base_layout
-from course.core.formats import fixed, integer
+from course.core.formats import fixed, integer, scientific
 from course.core.units import Figure
 from course.core.words import LangWords
 from lessons.c4_ffn.numbers import EQUAL_PAIR, SWEEP, WORDS
@@ -97,7 +97,9 @@ def width_sweep(results: Results, lang: str) -> dict:
                      "hoverinfo": "text"})
     missing = [n for n in (*SWEEP, BASELINE) if n not in results.runs]
     sub = t("sweep_sub") + (t("missing") + " " + ", ".join(missing) if missing else "")
-    layout = base_layout(f"{t('sweep.title')}<br><sub>{sub}</sub>", height=460,
+    lrs = sorted({r.config.lr for n in names for r in results.runs[n]})
+    title = t("sweep.title", lr=" / ".join(scientific(x) for x in lrs))
+    layout = base_layout(f"{title}<br><sub>{sub}</sub>", height=460,
                          xaxis={"title": {"text": t("params")}}, yaxis={"title": {"text": t("loss")}})
     parts = [seed_finals_text(n, results, t) for n in names if finals(results.runs[n])]
     alt = t("sweep.alt", finals=t.join("clauses", parts) if parts else t("sweep.none"))
@@ -128,7 +130,9 @@ def gelu_vs_swiglu(results: Results, lang: str) -> dict:
             parts.append(seed_finals_text(name, results, t))
     missing = [n for n in EQUAL_PAIR if n not in results.runs]
     sub = t("curves_sub") + (t("missing") + " " + ", ".join(missing) if missing else "")
-    layout = base_layout(f"{t('curves.title')}<br><sub>{sub}</sub>", height=500,
+    lrs = sorted({r.config.lr for n in names for r in results.runs[n]})
+    title = t("curves.title", lr=" / ".join(scientific(x) for x in lrs))
+    layout = base_layout(f"{title}<br><sub>{sub}</sub>", height=500,
                          xaxis={"title": {"text": t("step")}}, yaxis={"title": {"text": t("val")}})
     alt = t("curves.alt", finals=t.join("clauses", parts) if parts else t("curves.none"))
     return {"data": data, "layout": layout, "alt": alt}
