@@ -440,6 +440,16 @@ def add_measured(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"layers.{key}.top_growth_in_training",
                         [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: integer(round(x)),
                         provenance(rs, WORDS("layers.top_growth_in_training", run=run)), "min", "range")
+    # the stream's growth from after block 1 to the top, as a bare factor (the chapter's keys print "2.01×",
+    # which a Chinese sentence reads as 倍): the unscaled run's at init, the baseline's at init and at the end
+    for key, run, when, stats in (("no_scaling", NO_SCALING, "init", ("range",)), ("baseline", BASELINE, "init", ("min",)),
+                                  ("baseline", BASELINE, "end", ("range",))):
+        if run in results.runs:
+            rs = results.runs[run]
+            spread_keys(reg, f"layers.{key}.{when}_growth_above_first",
+                        [getattr(r, when).stream_rms[-1] / getattr(r, when).stream_rms[1] for r in rs],
+                        lambda x: fixed(x, 2),
+                        provenance(rs, WORDS("layers.growth_above_first", run=run, when=WORDS(f"when.{when}"))), *stats)
     if BASELINE_LOW_LR in results.runs:   # the same at the lower lr, where the baseline ends lower
         rs = results.runs[BASELINE_LOW_LR]
         spread_keys(reg, "layers.baseline_low_lr.top_growth_in_training",
