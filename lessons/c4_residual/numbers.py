@@ -206,6 +206,9 @@ NO_RESIDUAL, NO_SCALING = "c2_no_residual", "c2_no_proj_scaling"
 NO_RESIDUAL_PLAIN = "c2_no_residual_plain_init"   # its control: no residual, and a plain stack's init
 PLAIN = "c2_plain_init"   # the residual kept, with the same fan-in init
 POSTLN = "c4_postln"      # lesson 3's Post-LN run: a shortcut in every sublayer, the same lr and warmup
+POSTLN_LOW_LR = "c8_postln_lr1e-3_warmup100"   # C8-2's Post-LN at lr 1e-3 with a longer warmup: it learns
+GELU4 = "c1_gelu_ratio4"   # lesson 1's GELU 4d, whose seeds split at this lr (lessons/c4_ffn/numbers.py)
+BASELINE_LOW_LR = "c4_baseline_lr1e-3"   # the baseline at the lower lr
 SPLIT_STEP = 150   # the validation step at which lesson 1 reads GELU 4d's split (lessons/c4_ffn/numbers.py)
 RUNS = (BASELINE, NO_RESIDUAL, NO_SCALING)
 # The comparisons the reading notes rest on: (key, run a, run b, metric, statistics quoted), a minus b seed by seed.
@@ -230,15 +233,19 @@ LAYER_READOUTS = {
     "end_embed_rms": (lambda r: r.end.stream_rms[0], lambda x: significant(x, 2)),
     "init_grad_ratio": (lambda r: r.init.block_grad_norm[0] / r.init.block_grad_norm[-1], sci),
     "end_grad_ratio": (lambda r: r.end.block_grad_norm[0] / r.end.block_grad_norm[-1], sci),
+    "init_first_rms": (lambda r: r.init.stream_rms[1], lambda x: significant(x, 2)),
+    # the embeddings' RMS over the top of the stream's: how much of the top x₀ is, by size
+    "end_embed_share": (lambda r: r.end.stream_rms[0] / r.end.stream_rms[-1], lambda x: percent(x, 1)),
 }
 # what the notes quote of them: run → read-out → the statistics over seeds
 LAYERS_QUOTED = {
     "baseline": (BASELINE, {"init_embed_rms": ("min", "max"), "end_embed_rms": ("max", "range"),
-                            "end_grad_ratio": ("min", "range")}),
+                            "end_grad_ratio": ("min", "range"), "end_embed_share": ("range",)}),
     "no_residual": (NO_RESIDUAL, {"init_embed_rms": ("mean", "min"), "init_grad_ratio": ("min", "range"),
                                   "end_grad_ratio": ("min", "max")}),
     "no_residual_plain": (NO_RESIDUAL_PLAIN, {"init_grad_ratio": ("min", "range"), "end_grad_ratio": ("min", "max")}),
-    "plain": (PLAIN, {"init_grad_ratio": ("min", "range")}),
+    "plain": (PLAIN, {"init_grad_ratio": ("min", "range"), "init_embed_rms": ("range",),
+                      "init_first_rms": ("range",)}),
 }
 
 
@@ -341,6 +348,13 @@ def add_controls(reg: Scope, results: Results) -> None:
                     [min(p / q for p, q in zip(x.init.block_grad_norm, y.init.block_grad_norm)) for x, y in zip(ra, rb)],
                     lambda x: significant(x, 2),
                     provenance(ra, WORDS("compare.init_grad_times_block_min", run=a, baseline=b)), "min")
+    if POSTLN_LOW_LR in results.runs:   # the Post-LN stall depends on the rate and the warmup
+        runs = results.runs[POSTLN_LOW_LR]
+        prov = provenance(runs, WORDS("stall.provenance", run=POSTLN_LOW_LR))
+        spread_keys(reg, "stall.postln_low_lr.final_val_loss", [r.metrics.final_val_loss for r in runs],
+                    lambda x: fixed(x, 3), prov, "range")
+        spread_keys(reg, "stall.postln_low_lr.below_unigram",
+                    [r.corpus.unigram_floor - r.metrics.final_val_loss for r in runs], lambda x: fixed(x, 3), prov, "min")
     if POSTLN in results.runs:
         runs = results.runs[POSTLN]
         prov = provenance(runs, WORDS("stall.provenance", run=POSTLN))
@@ -403,6 +417,15 @@ def add_measured(reg: Scope, results: Results) -> None:
                             *(("mean",) if group == "low" else ("min", "range")))
             spread_keys(reg, f"{k}.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
                         lambda x: fixed(x, 3), prov, *quoted["val_at_step"])
+        if GELU4 in results.runs:
+            ranked_gelu = sorted(results.runs[GELU4], key=lambda r: r.metrics.final_val_loss)
+            gprov = provenance(results.runs[GELU4], WORDS("no_scaling.gelu4", gelu4=GELU4))
+            for group, rs in (("low", ranked_gelu[:-1]), ("high", ranked_gelu[-1:])):
+                spread_keys(reg, f"no_scaling.gelu4_{group}.end_top_rms", [r.end.stream_rms[-1] for r in rs],
+                            lambda x: significant(x, 3), gprov, *(("min", "max", "range") if group == "low" else ("mean",)))
+                spread_keys(reg, f"no_scaling.gelu4_{group}.val_at_step",
+                            [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs], lambda x: fixed(x, 3), gprov,
+                            *(("max", "range") if group == "low" else ("mean",)))
         rs = results.runs[BASELINE]
         spread_keys(reg, "baseline.val_at_step", [r.val.loss[r.val.step.index(SPLIT_STEP)] for r in rs],
                     lambda x: fixed(x, 3),
@@ -417,6 +440,21 @@ def add_measured(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"layers.{key}.top_growth_in_training",
                         [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: integer(round(x)),
                         provenance(rs, WORDS("layers.top_growth_in_training", run=run)), "min", "range")
+    # the stream's growth from after block 1 to the top, as a bare factor (the chapter's keys print "2.01×",
+    # which a Chinese sentence reads as 倍): the unscaled run's at init, the baseline's at init and at the end
+    for key, run, when, stats in (("no_scaling", NO_SCALING, "init", ("range",)), ("baseline", BASELINE, "init", ("min",)),
+                                  ("baseline", BASELINE, "end", ("range",))):
+        if run in results.runs:
+            rs = results.runs[run]
+            spread_keys(reg, f"layers.{key}.{when}_growth_above_first",
+                        [getattr(r, when).stream_rms[-1] / getattr(r, when).stream_rms[1] for r in rs],
+                        lambda x: fixed(x, 2),
+                        provenance(rs, WORDS("layers.growth_above_first", run=run, when=WORDS(f"when.{when}"))), *stats)
+    if BASELINE_LOW_LR in results.runs:   # the same at the lower lr, where the baseline ends lower
+        rs = results.runs[BASELINE_LOW_LR]
+        spread_keys(reg, "layers.baseline_low_lr.top_growth_in_training",
+                    [r.end.stream_rms[-1] / r.init.stream_rms[-1] for r in rs], lambda x: fixed(x, 1),
+                    provenance(rs, WORDS("layers.top_growth_in_training", run=BASELINE_LOW_LR)), "max", "range")
 
 
 # The init-only runs (max_steps 0) that lesson C8-2 also reads: the small model at several depths, with the
@@ -451,31 +489,42 @@ def add_depth(reg: Scope, results: Results) -> None:
                         lambda x: fixed(x, 2),
                         provenance(runs[hi], WORDS("depth.growth", hi=pattern.format(hi), lo=pattern.format(lo))),
                         *DEPTH_QUOTED[kind][1])
+            # what the writes add, √(top² − embeddings²), at the deepest over the shallowest stack: against
+            # √(writes ratio) without the scaling and 1 with it, what independent writes would give (step 3)
+            def writes(r):
+                return (r.init.stream_rms[-1] ** 2 - r.init.stream_rms[0] ** 2) ** 0.5
+            spread_keys(reg, f"depth.{kind}.writes_growth",
+                        [writes(b) / writes(a) for a, b in zip(runs[lo], runs[hi])], lambda x: significant(x, 2),
+                        provenance(runs[hi], WORDS("depth.writes_growth", hi=pattern.format(hi), lo=pattern.format(lo))),
+                        "min", "max", "range")
+            if kind == "scaled":
+                # the embeddings' share of the top's RMS in the deepest scaled stack: what keeps the top flat
+                spread_keys(reg, "depth.scaled.embed_share", [r.init.stream_rms[0] / r.init.stream_rms[-1] for r in runs[hi]],
+                            lambda x: percent(x, 0),
+                            provenance(runs[hi], WORDS("depth.embed_share", run=pattern.format(hi))), "min", "range")
             if kind == "unscaled":
-                # what the writes add, √(top² − embeddings²), at the deepest over the shallowest stack: against
-                # √(writes ratio), what independent writes of one size would give (step 3's arithmetic)
-                def writes(r):
-                    return (r.init.stream_rms[-1] ** 2 - r.init.stream_rms[0] ** 2) ** 0.5
-                spread_keys(reg, "depth.unscaled.writes_growth",
-                            [writes(b) / writes(a) for a, b in zip(runs[lo], runs[hi])], lambda x: significant(x, 2),
-                            provenance(runs[hi], WORDS("depth.writes_growth", hi=pattern.format(hi), lo=pattern.format(lo))),
-                            "min", "max", "range")
                 law = (hi / lo) ** 0.5
                 reg.add("depth.independent_writes_growth", law, fixed(law, 2),
                         computed(WORDS("depth.independent_writes_growth", hi=hi, lo=lo), NUMBERS))
 
 
 def add_end_reads(reg: Scope, results: Results) -> None:
-    """layers.baseline.end_first_read_gap: at the end of training, seed by seed, how many times the smallest
-    stream a block above the first reads exceeds what the first block reads (the embeddings); and the same at
-    init (layers.baseline.init_first_read_gap)."""
-    if BASELINE not in results.runs:
-        return
-    rs = results.runs[BASELINE]
-    for when in ("init", "end"):
-        gaps = [min(getattr(r, when).stream_rms[1:-1]) / getattr(r, when).stream_rms[0] for r in rs]
-        spread_keys(reg, f"layers.baseline.{when}_first_read_gap", gaps, lambda x: significant(x, 2),
-                    provenance(rs, WORDS("layers.first_read_gap", run=BASELINE, when=WORDS(f"when.{when}"))), "range")
+    """layers.KEY.end_first_read_gap: at the end of training, seed by seed, how many times the smallest stream a
+    block above the first reads exceeds what the first block reads (the embeddings), at lr 3e-3 (baseline) and
+    at lr 1e-3 (baseline_low_lr); layers.baseline.init_read_gap: at init, every block above the first, every
+    seed, what it reads over what the first block reads."""
+    for key, run in (("baseline", BASELINE), ("baseline_low_lr", BASELINE_LOW_LR)):
+        if run not in results.runs:
+            continue
+        rs = results.runs[run]
+        gaps = [min(r.end.stream_rms[1:-1]) / r.end.stream_rms[0] for r in rs]
+        spread_keys(reg, f"layers.{key}.end_first_read_gap", gaps, lambda x: significant(x, 2),
+                    provenance(rs, WORDS("layers.first_read_gap", run=run, when=WORDS("when.end"))),
+                    "range")
+        if key == "baseline":
+            reads = [x / r.init.stream_rms[0] for r in rs for x in r.init.stream_rms[1:-1]]
+            spread_keys(reg, "layers.baseline.init_read_gap", reads, lambda x: fixed(x, 2),
+                        provenance(rs, WORDS("layers.init_read_gap", run=run)), "range")
 
 
 def add_numbers(reg: Scope, inputs: Inputs) -> None:
