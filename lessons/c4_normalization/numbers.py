@@ -252,8 +252,10 @@ def add_bench(reg: Scope, device: str, b) -> None:
 # The comparisons the reading notes rest on: (key, run a, run b, metric, the statistics quoted here, and on the
 # other CPU), a minus b seed by seed.
 MIN_MAX = ("min", "max")
+# with the mean too, so that a check can find the middle of three seeds (3 × mean − min − max)
+MEAN_MIN_MAX = ("mean", "min", "max")
 COMPARISONS = [
-    ("ln_vs_rms", "c4_layernorm", BASELINE, "final_val_loss", MIN_MAX, MIN_MAX),
+    ("ln_vs_rms", "c4_layernorm", BASELINE, "final_val_loss", MEAN_MIN_MAX, MEAN_MIN_MAX),
     ("ln_vs_rms_lr1e-3", "c4_layernorm_lr1e-3", "c4_baseline_lr1e-3", "final_val_loss", MIN_MAX, MIN_MAX),
     ("rms_lr1e-3_vs_3e-3", "c4_baseline_lr1e-3", BASELINE, "final_val_loss", MIN_MAX, ("max",)),
     ("ln_lr1e-3_vs_3e-3", "c4_layernorm_lr1e-3", "c4_layernorm", "final_val_loss", MIN_MAX, ("max",)),
@@ -261,7 +263,7 @@ COMPARISONS = [
      ("min", "range"), ()),
     ("postln_warmup_vs_nowarmup", "c8_postln_lr1e-3_warmup100", "c8_postln_lr1e-3_nowarmup", "final_val_loss", MIN_MAX, ()),
     ("rms_decay_vs_baseline", "c4_rms_decay_gains", BASELINE, "final_val_loss", ("mean", "min", "max"), MIN_MAX),
-    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss", MIN_MAX, MIN_MAX),
+    ("zc_decay_vs_baseline", "c4_zc_decay_gains", BASELINE, "final_val_loss", MEAN_MIN_MAX, MEAN_MIN_MAX),
 ]
 DECAY_RUNS = (BASELINE, "c4_rms_decay_gains", "c4_zc_decay_gains")
 # what the notes quote of each: run → (the mean gain's statistics over seeds, those of its shift from 1)
@@ -396,16 +398,56 @@ def add_measured(reg: Scope, results: Results) -> None:
                         lambda x: fixed(x, 3), provenance(rs, WORDS("above_unigram", run=run)), "min", "max", "range")
     reg.add("left_unigram_margin", LEFT_UNIGRAM_MARGIN, fixed(LEFT_UNIGRAM_MARGIN, 2),
             Computed(formula=WORDS("left_unigram_margin"), sources=["course/common/measured.py"]))
-    # Post-LN at lr 1e-3 without warmup: how many seeds leave the unigram baseline at all
-    run = "c8_postln_lr1e-3_nowarmup"
-    if run in results.runs:
-        runs = results.runs[run]
-        left = sum(left_unigram_step(r) != NEVER for r in runs)
-        reg.add(f"seeds_leaving_unigram.{run}", left, integer(left),
-                provenance(runs, WORDS("seeds_leaving_unigram", run=run, left_unigram_margin=LEFT_UNIGRAM_MARGIN)))
+    # Post-LN at lr 1e-3 without warmup, and with C8 Lesson 2's shortest warmup: how many seeds leave the
+    # unigram baseline at all
+    for run in ("c8_postln_lr1e-3_nowarmup", "c8_postln_lr1e-3_warmup25"):
+        if run in results.runs:
+            runs = results.runs[run]
+            left = sum(left_unigram_step(r) != NEVER for r in runs)
+            reg.add(f"seeds_leaving_unigram.{run}", left, integer(left),
+                    provenance(runs, WORDS("seeds_leaving_unigram", run=run, left_unigram_margin=LEFT_UNIGRAM_MARGIN)))
+    add_postln_flat_from(reg, results)
+    add_longer_run(reg, results)
     add_gains(reg, results)
     for device, b in results.benches.items():
         add_bench(reg, device, b)
+
+
+def add_postln_flat_from(reg: Scope, results: Results) -> None:
+    """postln.flat_from_step: the first validation step from which every seed of both stalled Post-LN runs
+    (lr 3e-3 with warmup, lr 1e-2 without) stays within LEFT_UNIGRAM_MARGIN of the unigram loss, above or
+    below, at every later step the chart shows. Before it the curves are still coming down to the line."""
+    runs = [r for name in ("c4_postln", "c4_postln_nowarmup_lr1e-2") for r in results.runs.get(name, [])]
+    if not runs:
+        return
+    steps = runs[0].val.step
+    if any(list(r.val.step) != list(steps) for r in runs):
+        return
+
+    def near(r, i):
+        v = r.val.loss[i]
+        return v is not None and abs(v - r.corpus.unigram_floor) < LEFT_UNIGRAM_MARGIN
+    first = next((i for i in range(len(steps)) if all(near(r, j) for r in runs for j in range(i, len(steps)))),
+                 None)
+    if first is None:
+        return
+    reg.add("postln.flat_from_step", steps[first], integer(steps[first]),
+            provenance(runs, WORDS("postln.flat_from_step", left_unigram_margin=LEFT_UNIGRAM_MARGIN)))
+
+
+def add_longer_run(reg: Scope, results: Results) -> None:
+    """The longer run of Post-LN at lr 1e-3 without warmup (models/experiments.json): how many of its seeds
+    are trained so far (longer.seeds), and how many of those are seeds that already leave the unigram
+    baseline in the run of the usual length (longer.leavers)."""
+    short, long = "c8_postln_lr1e-3_nowarmup", "c8_postln_lr1e-3_nowarmup_to1200"
+    if short not in results.runs:
+        return
+    rs = results.runs.get(long, [])
+    leaving = {r.config.seed for r in results.runs[short] if left_unigram_step(r) != NEVER}
+    prov = provenance(rs or results.runs[short], WORDS("longer", run=long, short=short))
+    reg.add("longer.seeds", len(rs), integer(len(rs)), prov)
+    n = sum(r.config.seed in leaving for r in rs)
+    reg.add("longer.leavers", n, integer(n), prov)
 
 
 # Section 6 of the notebook sets its tiny runs against the lesson's own 4-layer model: Post-LN in the run of it
