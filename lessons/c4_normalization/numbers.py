@@ -12,7 +12,7 @@ import re
 from course.common import formulas as chapter_formulas
 from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, TRADEMARKS, Results, add_margins, compare,
                                      cpu_maker,
-                                     left_unigram_step, provenance, spread_keys)
+                                     left_unigram_step, provenance, range_text, spread_keys)
 from course.common.numbers import ANCHOR, FRONTIER, anchor_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
@@ -454,35 +454,127 @@ def add_longer_run(reg: Scope, results: Results) -> None:
 # that learns (a warmup at lr 1e-3), and Pre-Norm at the same rate, both probed update by update over their
 # first updates (their `trace`, training-batch gradients) and once at the end (the end probe).
 POSTLN_LEARNS, PRELN_TRACED = "c8_postln_lr1e-3_warmup100", "c8_preln_lr1e-3_nowarmup"
+# the same Post-LN model without a warmup, and the end ratio under which a seed counts as still collapsed
+POSTLN_NOWARMUP, STAYS_COLLAPSED = "c8_postln_lr1e-3_nowarmup", 0.1
 
 
 def bottom_over_top(grads: list) -> float | None:
     return grads[0] / grads[-1] if grads[0] is not None and grads[-1] else None
 
 
+def ratio_after(r, n: int) -> float | None:
+    """The bottom-over-top ratio after n updates in a run's trace: trace.block_grad_norm[k] is logged after
+    backward() for update k + 1, on the weights k updates have made (models/train.py, UpdateTrace)."""
+    g = r.trace.block_grad_norm
+    return bottom_over_top(g[n]) if n < len(g) else None
+
+
+def add_lab_lengths(reg: Scope) -> None:
+    """lab.shortest / lab.tiny_steps / lab.longest: the notebook's run lengths (lab.LENGTHS), as its prose
+    names them."""
+    from lessons.c4_normalization.lab import LENGTHS, TINY_STEPS
+    src = Computed(formula="lab.LENGTHS", sources=[f"{HERE}/lab.py"])
+    for name, n in (("shortest", LENGTHS[0]), ("tiny_steps", TINY_STEPS), ("longest", LENGTHS[-1])):
+        reg.add(f"lab.{name}", n, integer(n), src)
+
+
 def add_trace_ratios(reg: Scope, results: Results) -> None:
     """postln_learns.*: in the Post-LN run that learns, the lowest bottom-over-top block-gradient ratio of each
-    seed's trace (the early collapse the notebook's short runs show) and the ratio at the end of the run.
-    preln_trace.*: in Pre-Norm at the same rate, the ratio after each of the notebook's run lengths (as many
-    updates) in each seed, and at the end."""
-    from lessons.c4_normalization.lab import LENGTHS
+    seed's trace (the early collapse), after how many updates it comes, the ratio after as many updates as each
+    of the notebook's runs makes (not collapsed yet), at the end of the run, and what the norms read on the way
+    (first_updates, in the seeds that record it).
+    postln_nowarmup.*: the same model without a warmup: the ratio after the notebook's middle length, and the
+    seeds that stay collapsed (end ratio under a tenth) with their end ratios.
+    preln_trace.*: in Pre-Norm at the same rate, the ratio from the shortest length to the middle one, after the
+    longest, the first update after which a single batch's ratio exceeds 1 (after the first two), and at the end."""
+    from lessons.c4_normalization.lab import LENGTHS, TINY_STEPS
     if POSTLN_LEARNS in results.runs and all(r.trace for r in results.runs[POSTLN_LEARNS]):
         rs = results.runs[POSTLN_LEARNS]
-        lows = [min(x for x in map(bottom_over_top, r.trace.block_grad_norm) if x is not None) for r in rs]
-        spread_keys(reg, "postln_learns.trace_low", lows, lambda x: significant(x, 2),
-                    provenance(rs, WORDS("trace_grad_ratio", run=POSTLN_LEARNS)), "max", "range")
+        prov = provenance(rs, WORDS("trace_grad_ratio", run=POSTLN_LEARNS))
+        per_seed = [[bottom_over_top(g) for g in r.trace.block_grad_norm] for r in rs]
+        lows = [min(x for x in xs if x is not None) for xs in per_seed]
+        spread_keys(reg, "postln_learns.trace_low", lows, lambda x: significant(x, 2), prov, "max", "range")
+        low_at = [xs.index(lo) for xs, lo in zip(per_seed, lows)]
+        spread_keys(reg, "postln_learns.trace_low_after", low_at, integer, prov, "min", "range")
+        at = [ratio_after(r, n) for r in rs for n in LENGTHS]
+        if None not in at:
+            spread_keys(reg, "postln_learns.at_lab_lengths", at, lambda x: significant(x, 2), prov, "min", "range")
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
         spread_keys(reg, "postln_learns.end_grad_ratio", ends, lambda x: significant(x, 3),
                     provenance(rs, WORDS("end_grad_ratio", run=POSTLN_LEARNS)), "min", "range")
+        # what the norms above the lowest block read (each block's first norm, the one after attention), at
+        # initialization, at the update of the trace's low, and at the last update probed
+        probed = [(r, lo) for r, lo in zip(rs, low_at) if r.first_updates and lo in r.first_updates.step]
+        if probed:
+            fu_prov = provenance([r for r, _ in probed], WORDS("norm_read", run=POSTLN_LEARNS))
+            reg.add("postln_learns.norm_read.seeds", [r.config.seed for r, _ in probed],
+                    "/".join(str(r.config.seed) for r, _ in probed), fu_prov)
+
+            def read(r, step):
+                u = r.first_updates
+                return [v for name, v in zip(u.norms, u.norm_input_rms[u.step.index(step)])
+                        if name.endswith("norm_1") and not name.startswith("blocks.0.")]
+            def last_step(r):  # the last update both the probe and the trace record
+                return max(s for s in r.first_updates.step if s < len(r.trace.block_grad_norm))
+            for key, step_of in (("start", lambda r, lo: r.first_updates.step[0]), ("at_low", lambda r, lo: lo),
+                                 ("last", lambda r, lo: last_step(r))):
+                values = [v for r, lo in probed for v in read(r, step_of(r, lo))]
+                spread_keys(reg, f"postln_learns.norm_read.{key}", values, lambda x: fixed(x, 2), fu_prov, "range")
+            last = [last_step(r) for r, _ in probed]
+            spread_keys(reg, "postln_learns.norm_read.last_step", last, integer, fu_prov, "range")
+    if POSTLN_NOWARMUP in results.runs and all(r.trace for r in results.runs[POSTLN_NOWARMUP]):
+        rs = results.runs[POSTLN_NOWARMUP]
+        prov = provenance(rs, WORDS("trace_grad_ratio", run=POSTLN_NOWARMUP))
+        at = [ratio_after(r, TINY_STEPS) for r in rs]
+        if None not in at:
+            spread_keys(reg, "postln_nowarmup.at_tiny_steps", at, lambda x: significant(x, 2), prov, "range")
+        ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
+        end_prov = provenance(rs, WORDS("end_grad_ratio", run=POSTLN_NOWARMUP))
+        stuck = [e for e in ends if e < STAYS_COLLAPSED]
+        reg.add("postln_nowarmup.stays_collapsed", len(stuck), integer(len(stuck)), end_prov)
+        reg.add("postln_nowarmup.seeds", len(ends), integer(len(ends)), end_prov)
+        if stuck:
+            spread_keys(reg, "postln_nowarmup.stays_collapsed.end", stuck, lambda x: significant(x, 2), end_prov,
+                        "range")
     if PRELN_TRACED in results.runs and all(r.trace for r in results.runs[PRELN_TRACED]):
         rs = results.runs[PRELN_TRACED]
-        at = [bottom_over_top(g) for r in rs for s, g in zip(r.trace.step, r.trace.block_grad_norm) if s in LENGTHS]
-        if len(at) == len(rs) * len(LENGTHS):
-            spread_keys(reg, "preln_trace.at_lab_lengths", at, lambda x: significant(x, 2),
-                        provenance(rs, WORDS("trace_grad_ratio", run=PRELN_TRACED)), "max", "range")
+        prov = provenance(rs, WORDS("trace_grad_ratio", run=PRELN_TRACED))
+        at = [ratio_after(r, n) for r in rs for n in LENGTHS]
+        if None not in at:
+            spread_keys(reg, "preln_trace.at_lab_lengths", at, lambda x: significant(x, 2), prov, "max", "range")
+        early = [ratio_after(r, n) for r in rs for n in range(LENGTHS[0], TINY_STEPS + 1)]
+        if None not in early:
+            spread_keys(reg, "preln_trace.short_to_tiny", early, lambda x: significant(x, 2), prov, "max", "range")
+        longest = [ratio_after(r, LENGTHS[-1]) for r in rs]
+        if None not in longest:
+            spread_keys(reg, "preln_trace.at_longest", longest, lambda x: significant(x, 2), prov, "range")
+        # the first single batch whose ratio exceeds 1, after the first updates (at initialization it is about 1)
+        spikes = [next((n for n in range(LENGTHS[0], len(r.trace.block_grad_norm)) if ratio_after(r, n) > 1),
+                       "never") for r in rs]
+        spread_keys(reg, "preln_trace.first_above_one", spikes, integer, prov, "range")
         ends = [r.end.block_grad_norm[0] / r.end.block_grad_norm[-1] for r in rs]
         spread_keys(reg, "preln_trace.end_grad_ratio", ends, lambda x: significant(x, 2),
                     provenance(rs, WORDS("end_grad_ratio", run=PRELN_TRACED)), "min", "range")
+
+
+def add_lab_bench(reg: Scope, results: Results) -> None:
+    """lab_bench.*: what section 7 of the notebook shows beside the committed medians. The ratio F.rms_norm ÷
+    F.layer_norm read from the quartiles (lower over upper and upper over lower: how far the spreads let it
+    move), the plain copy timed in the same run, and the minimums of F.rms_norm and the hand-written RMSNorm."""
+    b = results.benches.get("cpu")
+    if b is None or not {"layernorm", "rmsnorm", "rmsnorm_manual"} <= set(b.ops):
+        return
+    p = b.provenance
+    prov = Measured(run="norm-bench-cpu", device=p.device_name, date=p.date, commit=p.commit)
+    ln, rms, manual = b.ops["layernorm"], b.ops["rmsnorm"], b.ops["rmsnorm_manual"]
+    lo, hi = rms.q1_ms / ln.q3_ms, rms.q3_ms / ln.q1_ms
+    reg.add("lab_bench.rmsnorm_over_layernorm.quartiles", [lo, hi],
+            range_text(fixed(lo, 1) + "×", fixed(hi, 1) + "×"), prov)
+    for name, t in (("copy", b.plain_copy), ("rmsnorm", rms), ("rmsnorm_manual", manual)):
+        reg.add(f"lab_bench.{name}.min_ms", t.min_ms, fixed(t.min_ms, 2), prov, unit="ms")
+    reg.add("lab_bench.copy.median_ms", b.plain_copy.median_ms, fixed(b.plain_copy.median_ms, 3), prov, unit="ms")
+    reg.add("lab_bench.copy.iqr_ms", b.plain_copy.iqr_ms, fixed(b.plain_copy.iqr_ms, 3), prov, unit="ms")
+
 
 def add_decay_low_seed(reg: Scope, inputs: Inputs) -> None:
     """decay.low.*: the seed in which decay on plain gains ends furthest below the baseline (the most negative
@@ -593,6 +685,8 @@ def add_numbers(reg: Scope, inputs: Inputs) -> None:
     add_simulator(reg)
     add_measured(reg, inputs.results)
     add_trace_ratios(reg, inputs.results)
+    add_lab_lengths(reg)
+    add_lab_bench(reg, inputs.results)
     add_other_cpu(reg, inputs, OTHER_CPU_PAIRS)
     add_decay_low_seed(reg, inputs)
     add_other_cpu_split(reg, inputs)
