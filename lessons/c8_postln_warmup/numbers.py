@@ -132,6 +132,9 @@ def add_scalings(reg: Scope, inputs) -> None:
     a, b = f.deepnorm_alpha(deep), f.deepnorm_beta(deep)
     reg.add(f"deepnorm.alpha.L{deep}", a, fixed(a, 2), computed("(2N)^{1/4}", src, FORMULAS))
     reg.add(f"deepnorm.beta.L{deep}", b, fixed(b, 2), computed("(8N)^{−1/4}", src, FORMULAS))
+    # β times Xavier's std for a d×d matrix (√(2/(d+d)) = √(1/d)): the std DeepNorm gives the scaled matrices
+    bx = b * math.sqrt(1 / base.d_model)
+    reg.add(f"deepnorm.beta_xavier.L{deep}", bx, fixed(bx, 3), computed("(8N)^{−1/4} · √(1/d_model)", src, FORMULAS))
     lo, hi = min(DEPTHS), max(DEPTHS)
     x = f.xiong_preln_depth_factor(lo, hi)
     reg.add("xiong.preln_factor", x, fixed(x, 2), computed(WORDS("xiong.preln_factor", lo=lo, hi=hi), FORMULAS))
