@@ -86,6 +86,10 @@ def add_optimizer(reg: Scope, inputs) -> None:
             computed(WORDS("adam_eps"), TWINS))
     steps = inputs.experiments.base.max_steps
     reg.add("steps", steps, integer(steps), computed("max_steps", src))
+    eps_run = "c8_postln_L12_lr1e-3_nowarmup_eps1e-16"
+    if eps_run in inputs.experiments.runs:
+        e = inputs.experiments.config(eps_run).adam_eps
+        reg.add("eps_control", e, scientific(e), computed("adam_eps", f"{EXPERIMENTS} ({eps_run})"))
 
     ours = f.first_step_without_bias_correction(base.beta1, base.beta2)
     reg.add("adam.nobc_step1", ours, fixed(ours, 3),
