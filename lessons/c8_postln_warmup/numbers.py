@@ -673,11 +673,11 @@ def plateau_first(r):
 
 
 PLATEAU_QUOTED = {   # run → read-out → statistics over its seeds (plateau.RUN.READOUT)
-    "c8_preln_lr1e-3_nowarmup": {"steps": ("range",), "first": ("range",)},
-    "c8_postln_lr1e-3_warmup100": {"steps": ("range",), "first": ("range",)},
+    "c8_preln_lr1e-3_nowarmup": {"steps": ("min", "range"), "first": ("max", "range")},
+    "c8_postln_lr1e-3_warmup100": {"steps": ("min", "range")},
     "c8_postln_lr1e-3_warmup200": {"steps": ("range",)},
     "c8_preln_L12_lr1e-3_nowarmup": {"steps": ("range",)},
-    "c8_postln_lr1e-3_nowarmup": {"first": ("range",)},
+    "c8_postln_lr1e-3_nowarmup": {"first": ("min", "range")},
 }
 
 
