@@ -784,7 +784,7 @@ def add_first_updates(reg: Scope, results: Results) -> None:
     for name, group in groups.items():
         if not group:
             continue
-        prov = provenance(group, WORDS("fu.group", group=name, runs=WORDS.join("list", probed)))
+        prov = provenance(group, WORDS(f"fu.group.{name}", runs=WORDS.join("list", probed)))
         reg.add(f"fu.{name}.seeds", len(group), integer(len(group)), prov)
         for q in SEPARATION:
             values_of, text = PROBE_READOUTS[q]
