@@ -791,6 +791,31 @@ def add_first_updates(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"fu.{name}.{q}", values_of(group), text, prov, "min", "max", "range")
 
 
+# each continued run and the run whose final rate it holds (decay_steps: the shorter run's max_steps)
+CONTINUES = {"c8_postln_lr1e-3_nowarmup_to1200": "c8_postln_lr1e-3_nowarmup",
+             "c8_postln_L12_lr1e-3_nowarmup_to800": "c8_postln_L12_lr1e-3_nowarmup"}
+
+
+def add_continued(reg: Scope, results: Results) -> None:
+    """How far the continued runs' training loss departs from the shorter runs' over the shorter runs' steps, seed by
+    seed (0 when the longer run repeats the shorter one exactly up to its end, as the schedule makes it on one
+    machine), the largest over both pairs; and, per continued run, the last validation step at which a seed is still
+    on the plateau (readouts plateau_end, QUOTED)."""
+    diffs, rs = [], []
+    for long, short in CONTINUES.items():
+        if long not in results.runs or short not in results.runs or results.seeds(long) != results.seeds(short):
+            return
+        for a, b in zip(results.runs[long], results.runs[short]):
+            n = b.config.max_steps
+            if a.config.decay_steps != n:
+                return
+            diffs.append(max(abs(x - y) for x, y in zip(a.curves.train_loss[:n], b.curves.train_loss[:n])
+                             if x is not None and y is not None))
+            rs += [a, b]
+    prov = provenance(rs, WORDS.join("list", [f"{long} / {short}" for long, short in CONTINUES.items()]))
+    reg.add("long.prefix_diff.max", max(diffs), scientific2(max(diffs)) if max(diffs) else "0", prov)
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -800,3 +825,4 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_training(reg, inputs.results)
     add_plateaus(reg, inputs.results)
     add_first_updates(reg, inputs.results)
+    add_continued(reg, inputs.results)
