@@ -74,3 +74,18 @@ def test_probes_do_not_separate(base):
     # the stalled seeds' output changes a thousand times larger: the peak output change then separates the groups
     stalled = ("c8_postln_L12_lr1e-3_nowarmup", "c8_postln_L12_lr1e-3_nowarmup_eps1e-16")
     assert not verdict("probes-do-not-separate", doctored(base, {run: fu_scale("logit_change", 1000.0) for run in stalled}))[0]
+
+
+def leave_plateau(d, seed):
+    """An edit that puts a run clearly below the unigram loss from its second evaluation on."""
+    floor = d["corpus"]["unigram_floor"]
+    d["val"]["loss"] = [v if s == 0 else floor - 0.5 for s, v in zip(d["val"]["step"], d["val"]["loss"])]
+    d["metrics"]["min_val_loss"] = d["metrics"]["final_val_loss"] = floor - 0.5
+
+
+def test_twelve_layers_longer(base):
+    holds_or_skip("twelve-layers-longer", base)
+    # the smaller ε lets the 12-layer Post-LN learn: "the stall does not come from ε" is false
+    assert not verdict("twelve-layers-longer", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": leave_plateau}))[0]
+    # the continued run leaves the plateau after step 400: "the stall outlasts the 400 steps" is false
+    assert not verdict("twelve-layers-longer", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": leave_plateau}))[0]
