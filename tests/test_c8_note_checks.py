@@ -25,6 +25,10 @@ def verdict(note: str, results):
 
 
 def holds_or_skip(note: str, results) -> None:
+    from lessons.c8_postln_warmup.numbers import COMPARED
+    partial = [run for run in COMPARED if run in results.runs and len(results.runs[run]) < 3]
+    if partial:
+        pytest.skip(f"{note}: some seeds of {', '.join(partial)} are not retrained yet")
     ok, complete = verdict(note, results)
     if not complete:
         pytest.skip(f"{note}: the committed results lack a key the note names (seeds not yet retrained)")
