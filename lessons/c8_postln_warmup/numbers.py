@@ -799,18 +799,23 @@ def add_continued(reg: Scope, results: Results) -> None:
     seed (0 when the longer run repeats the shorter one exactly up to its end, as the schedule makes it on one
     machine), the largest over both pairs; and, per continued run, the last validation step at which a seed is still
     on the plateau (readouts plateau_end, QUOTED)."""
-    diffs, rs = [], []
+    diffs, rs, pairs = [], [], []
     for long, short in CONTINUES.items():
-        if long not in results.runs or short not in results.runs or results.seeds(long) != results.seeds(short):
-            return
-        for a, b in zip(results.runs[long], results.runs[short]):
-            n = b.config.max_steps
-            if a.config.decay_steps != n:
+        if long not in results.runs or short not in results.runs:
+            continue   # (a continued run not in the results: the pairs present decide)
+        shorter = {r.config.seed: r for r in results.runs[short]}
+        for a in results.runs[long]:
+            b = shorter.get(a.config.seed)
+            if b is None or a.config.decay_steps != b.config.max_steps:
                 return
+            n = b.config.max_steps
             diffs.append(max(abs(x - y) for x, y in zip(a.curves.train_loss[:n], b.curves.train_loss[:n])
                              if x is not None and y is not None))
             rs += [a, b]
-    prov = provenance(rs, WORDS.join("list", [f"{long} / {short}" for long, short in CONTINUES.items()]))
+        pairs.append(f"{long} / {short}")
+    if not diffs:
+        return
+    prov = provenance(rs, WORDS.join("list", pairs))
     reg.add("long.prefix_diff.max", max(diffs), scientific2(max(diffs)) if max(diffs) else "0", prov)
 
 
