@@ -13,7 +13,8 @@ from course.core.formats import fixed
 from course.core.units import Figure
 from course.core.words import LangWords
 from lessons.c8_postln_warmup import formulas as f
-from lessons.c8_postln_warmup.numbers import DEEP, DEPTHS, PLACEMENTS, SWEEP, WORDS, init_run
+from lessons.c8_postln_warmup.numbers import (DEEP, DEPTHS, EPS, LONG, PLACEMENTS, SWEEP, WORDS, branch_ratio, init_run,
+                                              post_norm_inputs)
 
 COLORS = {
     "c8_postln_lr1e-3_nowarmup": "#d9534f", "c8_postln_lr1e-3_warmup25": "#c27400",
@@ -21,6 +22,8 @@ COLORS = {
     "c8_preln_lr1e-3_nowarmup": "#3b6fd4",
     "c8_postln_L12_lr1e-3_nowarmup": "#d9534f", "c8_postln_L12_lr1e-3_warmup100": "#8e5cc7",
     "c8_preln_L12_lr1e-3_nowarmup": "#3b6fd4", "c8_preln_L12_lr1e-3_warmup100": "#2ca58d",
+    "c8_postln_lr1e-3_nowarmup_to1200": "#d9534f", "c8_postln_L12_lr1e-3_nowarmup_to800": "#a3302c",
+    "c8_postln_L12_lr1e-3_nowarmup_eps1e-16": "#e08e0b",
     "postln": "#d9534f", "postln_unscaled": "#e08e0b", "preln": "#3b6fd4", "preln_unscaled": "#2ca58d",
 }
 DASH = ("solid", "dash", "dot")   # one per seed
@@ -35,6 +38,10 @@ def run_label(results: Results, run: str, t: LangWords, depth: bool = False) -> 
     if depth or cfg.n_layer != 4:
         parts.append(t("run.layers", n=cfg.n_layer))
     parts.append(warmup_label(cfg, t))
+    if cfg.max_steps != 400:
+        parts.append(t("run.steps", n=cfg.max_steps))
+    if cfg.adam_eps != 1e-8:
+        parts.append(t("run.eps", eps=f"{cfg.adam_eps:.0e}".replace("e-", "e−")))
     return t("fig.comma").join(parts)
 
 
@@ -61,10 +68,12 @@ def _unigram(results: Results):
     return None
 
 
-def _per_seed_lines(results: Results, runs, t: LangWords, x_of, y_of, mode="lines", width=1.4) -> list[dict]:
+def _per_seed_lines(results: Results, runs, t: LangWords, x_of, y_of, mode="lines", width=1.4, keep=None) -> list[dict]:
     data = []
     for run in runs:
         for i, r in enumerate(results.runs[run]):
+            if keep is not None and not keep(r):
+                continue
             data.append({"type": "scatter", "mode": mode, "x": x_of(r), "y": y_of(r),
                          "name": f"{run_label(results, run, t)} · {t('fig.seed')} {r.config.seed}",
                          "legendgroup": run, "line": {"color": COLORS[run], "dash": DASH[i % len(DASH)], "width": width}})
@@ -227,5 +236,84 @@ def trace_blocks(results: Results, lang: str) -> dict:
     return {"data": data, "layout": layout, "alt": alt}
 
 
+# ---------------------------------------------------------------- 7. the training loss at every step
+
+LOSS_SETS = {"four": SWEEP, "twelve": DEEP, "long": LONG + EPS}
+
+
+def train_loss(results: Results, lang: str) -> dict:
+    """The training loss at every step, seed by seed, one view per set of runs (4 layers, 12 layers, the longer
+    runs and the ε control), with the unigram loss as a line: every run passes through that plateau, and the
+    runs differ in whether and when they leave it."""
+    t = WORDS.lang(lang)
+    data, which = [], []
+    for name, runs in LOSS_SETS.items():
+        for ln in _per_seed_lines(results, _present(results, runs), t, lambda r: r.curves.step,
+                                  lambda r: r.curves.train_loss, width=1):
+            ln["visible"] = name == "four"
+            data.append(ln)
+            which.append(name)
+    unigram = _unigram(results)
+    steps = max((r.config.max_steps for rs in results.runs.values() for r in rs
+                 if r.run in SWEEP + DEEP + LONG + EPS), default=400)
+    if unigram is not None:
+        data.append({"type": "scatter", "mode": "lines", "x": [0, steps], "y": [unigram, unigram],
+                     "name": f"{t('fig.unigram')} {fixed(unigram, 3)}", "line": {"color": REFERENCE_COLOR, "dash": "dash",
+                                                                              "width": 2}, "hoverinfo": "name"})
+        which.append(None)   # on every view
+    buttons = [{"label": t(f"fig.{n}"), "method": "update",
+                "args": [{"visible": [w is None or w == n for w in which]}]} for n in LOSS_SETS]
+    layout = base_layout(t("train_loss.title") + ("" if len(data) > 1 else t("fig.none")),
+                         xaxis={"title": {"text": t("fig.step")}},
+                         yaxis={"title": {"text": t("fig.train_loss")}, "range": [5.0, 7.8]},
+                         updatemenus=_menu(buttons), margin={"l": 70, "r": 20, "t": 100, "b": 50}, height=560,
+                         legend={"orientation": "h", "y": -0.25})
+    return {"data": data, "layout": layout, "alt": t("train_loss.alt")}
+
+
+# ---------------------------------------------------------------- 8. the first updates, probed from outside
+
+PROBE_VIEWS = {   # quantity → (per probed state or per update, the value for a result)
+    "branch_ratio": lambda r: (r.first_updates.step, [branch_ratio(r.first_updates, k) for k in range(len(r.first_updates.step))]),
+    "logit_change": lambda r: (r.first_updates.step[1:], r.first_updates.logit_change),
+    "norm_rms": lambda r: (r.first_updates.step[1:],
+                           [max((row[i] for i in post_norm_inputs(r) if row[i] is not None), default=None)
+                            for row in r.first_updates.norm_input_rms[1:]]),
+}
+
+
+def first_updates(results: Results, lang: str) -> dict:
+    """One view per quantity and depth (a menu picks one): the largest branch-to-stream RMS ratio over the blocks,
+    the change of the logits each update makes (per update, not accumulated since init), and the largest RMS of a
+    Post-LN norm's input; Post-LN and Pre-Norm, with and without warmup, seed by seed, on log axes."""
+    t = WORDS.lang(lang)
+    data, which, views = [], [], []
+    for q in PROBE_VIEWS:
+        for depth, runs in (("four", SWEEP), ("twelve", DEEP + EPS)):
+            # every seed whose first updates were probed (a seed not yet retrained with the probes draws no line)
+            present = [run for run in _present(results, runs) if any(x.first_updates for x in results.runs[run])]
+            if q == "norm_rms":
+                present = [run for run in present if results.runs[run][0].config.norm_placement == "post"]
+            view = f"{q}.{depth}"
+            views.append(view)
+            for ln in _per_seed_lines(results, present, t, lambda r: PROBE_VIEWS[q](r)[0],
+                                      lambda r: PROBE_VIEWS[q](r)[1], keep=lambda r: r.first_updates is not None):
+                data.append(ln)
+                which.append(view)
+    first = which[0] if which else None
+    for d, w in zip(data, which):
+        d["visible"] = w == first
+    buttons = [{"label": t(f"fu.view.{v.split('.')[0]}") + " · " + t(f"fig.{v.split('.')[1]}"), "method": "update",
+                "args": [{"visible": [w == v for w in which]}, {"yaxis.title.text": t(f"fu.axis.{v.split('.')[0]}")}]}
+               for v in views]
+    layout = base_layout(t("first_updates.title") + ("" if data else t("fig.none")),
+                         xaxis={"title": {"text": t("fig.update")}},
+                         yaxis={"title": {"text": t("fu.axis.branch_ratio")}, "type": "log", "exponentformat": "power"},
+                         updatemenus=_menu(buttons, dropdown=True), margin={"l": 70, "r": 20, "t": 100, "b": 50},
+                         height=580, legend={"orientation": "h", "y": -0.25})
+    return {"data": data, "layout": layout, "alt": t("first_updates.alt")}
+
+
 FIGURES = (Figure("depth-probe", depth_probe), Figure("warmup-sweep", warmup_sweep), Figure("update-size", update_size),
-           Figure("trace-grads", trace_grads), Figure("trace-blocks", trace_blocks), Figure("deep-runs", deep_runs))
+           Figure("trace-grads", trace_grads), Figure("trace-blocks", trace_blocks), Figure("deep-runs", deep_runs),
+           Figure("train-loss", train_loss), Figure("first-updates", first_updates))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from course.common.measured import LEFT_UNIGRAM_MARGIN, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
+from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
 from course.core.registry import Computed, Scope, Words
 from course.project import words
@@ -34,6 +34,15 @@ SWEEP = ("c8_postln_lr1e-3_nowarmup", "c8_postln_lr1e-3_warmup25", "c8_postln_lr
          "c8_postln_lr1e-3_warmup200", "c8_preln_lr1e-3_nowarmup")
 DEEP = ("c8_postln_L12_lr1e-3_nowarmup", "c8_postln_L12_lr1e-3_warmup100",
         "c8_preln_L12_lr1e-3_nowarmup", "c8_preln_L12_lr1e-3_warmup100")
+# The longer runs (the 400-step runs continued at their final rate: decay_steps 400) and the optimizer-ε control
+LONG = ("c8_postln_lr1e-3_nowarmup_to1200", "c8_postln_L12_lr1e-3_nowarmup_to800")
+EPS = ("c8_postln_L12_lr1e-3_nowarmup_eps1e-16",)
+# The runs whose first updates were probed (models/train.py, FirstUpdates), and the runs the plateau is read on
+PROBED = SWEEP + DEEP + EPS
+COMPARED = SWEEP + DEEP + LONG + EPS
+# The unigram plateau on the training loss at every step: a SMOOTH-step trailing mean within ±BAND of the unigram loss
+SMOOTH = 10
+BAND = 0.05
 C4_RUNS = ("c4_postln", "c4_postln_nowarmup_lr1e-2", "c4_preln_nowarmup_lr1e-2", "c4_baseline",
            "c4_baseline_lr1e-3")
 TRAINED = SWEEP + DEEP + C4_RUNS
@@ -77,6 +86,10 @@ def add_optimizer(reg: Scope, inputs) -> None:
             computed(WORDS("adam_eps"), TWINS))
     steps = inputs.experiments.base.max_steps
     reg.add("steps", steps, integer(steps), computed("max_steps", src))
+    eps_run = "c8_postln_L12_lr1e-3_nowarmup_eps1e-16"
+    if eps_run in inputs.experiments.runs:
+        e = inputs.experiments.config(eps_run).adam_eps
+        reg.add("eps_control", e, scientific(e), computed("adam_eps", f"{EXPERIMENTS} ({eps_run})"))
 
     ours = f.first_step_without_bias_correction(base.beta1, base.beta2)
     reg.add("adam.nobc_step1", ours, fixed(ours, 3),
@@ -123,6 +136,9 @@ def add_scalings(reg: Scope, inputs) -> None:
     a, b = f.deepnorm_alpha(deep), f.deepnorm_beta(deep)
     reg.add(f"deepnorm.alpha.L{deep}", a, fixed(a, 2), computed("(2N)^{1/4}", src, FORMULAS))
     reg.add(f"deepnorm.beta.L{deep}", b, fixed(b, 2), computed("(8N)^{−1/4}", src, FORMULAS))
+    # β times Xavier's std for a d×d matrix (√(2/(d+d)) = √(1/d)): the std DeepNorm gives the scaled matrices
+    bx = b * math.sqrt(1 / base.d_model)
+    reg.add(f"deepnorm.beta_xavier.L{deep}", bx, fixed(bx, 3), computed("(8N)^{−1/4} · √(1/d_model)", src, FORMULAS))
     lo, hi = min(DEPTHS), max(DEPTHS)
     x = f.xiong_preln_depth_factor(lo, hi)
     reg.add("xiong.preln_factor", x, fixed(x, 2), computed(WORDS("xiong.preln_factor", lo=lo, hi=hi), FORMULAS))
@@ -339,6 +355,10 @@ QUOTED = {
         counts=("left",), readouts={"left_step": ("max", "range")},
         trace={"step1_per_lr": ("min", "max", "range"), "grad_step1": ("min", "range"), "bottom_over_top.min": ("min",)}),
     "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), trace={"bottom_over_top.min": ("min",)}),
+    # the stalled runs continued past 400 steps at their final rate, and the 12-layer run with a smaller ε
+    "c8_postln_lr1e-3_nowarmup_to1200": Quoted(counts=("left", "stalled"), readouts={"left_step": ("range",)}),
+    "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(counts=("left", "stalled")),
+    "c8_postln_L12_lr1e-3_nowarmup_eps1e-16": Quoted(counts=("left", "stalled")),
 }
 
 
@@ -623,6 +643,182 @@ def add_trace(reg: Scope, run: str, rs, prov, quoted: Quoted) -> None:
                 computed(WORDS("predicted_step1"), EXPERIMENTS, FORMULAS))
 
 
+# ---------------------------------------------------------------- measured: the unigram plateau, step by step
+
+
+def smoothed_train_loss(r) -> list[tuple[int, float]]:
+    """(step, the trailing SMOOTH-step mean of the training loss) from the SMOOTH-th recorded step on."""
+    steps, loss = r.curves.step, r.curves.train_loss
+    out = []
+    for i in range(SMOOTH - 1, len(loss)):
+        window = loss[i - SMOOTH + 1:i + 1]
+        if all(v is not None for v in window):
+            out.append((steps[i], sum(window) / SMOOTH))
+    return out
+
+
+def plateau_steps(r) -> int:
+    """How many steps the smoothed training loss lies within ±BAND of the unigram loss: how long the run sits on
+    the plateau (counted at every step, which validation every 50 steps cannot see)."""
+    floor = r.corpus.unigram_floor
+    return sum(abs(v - floor) <= BAND for _, v in smoothed_train_loss(r))
+
+
+def plateau_first(r):
+    """The first step at which the smoothed training loss is within ±BAND of the unigram loss ('never')."""
+    floor = r.corpus.unigram_floor
+    return next((s for s, v in smoothed_train_loss(r) if abs(v - floor) <= BAND), NEVER)
+
+
+PLATEAU_QUOTED = {   # run → read-out → statistics over its seeds (plateau.RUN.READOUT)
+    "c8_preln_lr1e-3_nowarmup": {"steps": ("min", "range"), "first": ("max", "range")},
+    "c8_postln_lr1e-3_warmup100": {"steps": ("min", "range")},
+    "c8_postln_lr1e-3_warmup200": {"steps": ("range",)},
+    "c8_preln_L12_lr1e-3_nowarmup": {"steps": ("range",)},
+    "c8_postln_lr1e-3_nowarmup": {"first": ("min", "range")},
+}
+
+
+def add_plateaus(reg: Scope, results: Results) -> None:
+    """How long each compared run sits on the unigram plateau, on the training loss at every step; and, over every
+    seed of every compared run present, the fewest steps any seed spends there (it passes through, or stays)."""
+    reg.add("plateau.smooth", SMOOTH, integer(SMOOTH), computed(WORDS("plateau.smooth"), NUMBERS))
+    reg.add("plateau.band", BAND, fixed(BAND, 2), computed(WORDS("plateau.band"), NUMBERS))
+    present = [run for run in COMPARED if run in results.runs]
+    for run, quoted in PLATEAU_QUOTED.items():
+        if run not in results.runs:
+            continue
+        rs = results.runs[run]
+        prov = provenance(rs, WORDS("plateau.of", run=run))
+        for readout, stats in quoted.items():
+            values = [plateau_steps(r) if readout == "steps" else plateau_first(r) for r in rs]
+            spread_keys(reg, f"plateau.{run}.{readout}", values, integer, prov, *stats)
+    if present:
+        rs = [r for run in present for r in results.runs[run]]
+        prov = provenance(rs, WORDS.join("list", present))
+        spread_keys(reg, "plateau.all.steps", [plateau_steps(r) for r in rs], integer, prov, "min")
+        reg.add("plateau.all.runs", len(present), integer(len(present)), prov)
+        reg.add("plateau.all.seeds", len(rs), integer(len(rs)), prov)
+
+
+# ---------------------------------------------------------------- measured: the first updates, probed from outside
+
+
+def branch_ratio(fu, k: int) -> float:
+    """The largest branch-to-stream RMS ratio over the blocks and both branches after k updates."""
+    return max(x for row in (fu.attn_ratio[k], fu.ffn_ratio[k]) for x in row if x is not None)
+
+
+def heavy_from(r):
+    """The first update after which some block's branch is as large as the stream it is added to (ratio ≥ 1),
+    Liu et al.'s heavy dependency in its plainest form; 'never' within the probe."""
+    fu = r.first_updates
+    return next((s for k, s in enumerate(fu.step) if branch_ratio(fu, k) >= 1), NEVER)
+
+
+def post_norm_inputs(r) -> list[int]:
+    """The norms whose input is a sum x + F(x) of a Post-LN block (every norm of a Post-LN model; none of a
+    Pre-Norm model, whose norms read the stream itself)."""
+    return list(range(len(r.first_updates.norms))) if r.config.norm_placement == "post" else []
+
+
+def norm_rms_peak(r) -> float:
+    """The largest RMS of a Post-LN norm's input over the probed updates (after the first update: at init the first
+    norm reads the small embedding)."""
+    fu = r.first_updates
+    return max((fu.norm_input_rms[k][i] for k in range(1, len(fu.step)) for i in post_norm_inputs(r)
+                if fu.norm_input_rms[k][i] is not None), default="undefined")
+
+
+# A probed run's read-outs over its seeds, fu.RUN.READOUT: (values over the seeds, text)
+PROBE_READOUTS = {
+    # the largest branch-to-stream ratio at initialization, and its peak over the probed updates
+    "ratio.init": (lambda rs: [branch_ratio(r.first_updates, 0) for r in rs], lambda x: significant(x, 2)),
+    "ratio.peak": (lambda rs: [max(branch_ratio(r.first_updates, k) for k in range(len(r.first_updates.step)))
+                               for r in rs], lambda x: significant(x, 2)),
+    "heavy_from": (lambda rs: [heavy_from(r) for r in rs], integer),
+    # the change of the logits the first update makes, and the largest change of one update over the probe
+    "logit_change.first": (lambda rs: [r.first_updates.logit_change[0] for r in rs], lambda x: significant(x, 2)),
+    "logit_change.peak": (lambda rs: [max(v for v in r.first_updates.logit_change if v is not None) for r in rs],
+                          lambda x: significant(x, 2)),
+    "norm_rms.peak": (lambda rs: [norm_rms_peak(r) for r in rs], lambda x: significant(x, 2)),
+}
+PROBE_QUOTED = {   # run → read-out → statistics (fu.RUN.READOUT)
+    "c8_postln_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("range",), "logit_change.first": ("max", "range")},
+    "c8_postln_lr1e-3_warmup100": {"heavy_from": ("range",), "logit_change.first": ("range",)},
+    "c8_preln_lr1e-3_nowarmup": {"ratio.init": ("range",), "logit_change.first": ("min", "range")},
+    "c8_postln_L12_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("range",),
+                                      "logit_change.first": ("max", "range")},
+    "c8_postln_L12_lr1e-3_warmup100": {"heavy_from": ("range",)},
+    "c8_preln_L12_lr1e-3_nowarmup": {"logit_change.first": ("min", "range")},
+}
+# The quantities set beside trainability: over every probed Post-LN seed that clearly stalled, and every one that
+# clearly left the unigram loss, within the 400 steps (fu.stalled.Q and fu.learned.Q: min and max)
+SEPARATION = ("ratio.peak", "logit_change.peak", "norm_rms.peak")
+
+
+def add_first_updates(reg: Scope, results: Results) -> None:
+    """What the probes of the first updates show: how large the branches grow against the stream, how much one
+    update changes the output, how large the Post-LN norms' inputs get; per run as PROBE_QUOTED names, and pooled
+    over the probed Post-LN seeds that stall and those that learn, to see whether a quantity separates them."""
+    traced = [r for run in PROBED if run in results.runs for r in results.runs[run] if r.first_updates is not None]
+    if traced:
+        n = len(traced[0].first_updates.logit_change)
+        reg.add("fu.steps", n, integer(n), provenance(traced[:1], WORDS("fu.steps")))
+    for run, quoted in PROBE_QUOTED.items():
+        if run not in results.runs or any(r.first_updates is None for r in results.runs[run]):
+            continue
+        rs = results.runs[run]
+        prov = provenance(rs, WORDS("fu.of", run=run))
+        for readout, stats in quoted.items():
+            values_of, text = PROBE_READOUTS[readout]
+            spread_keys(reg, f"fu.{run}.{readout}", values_of(rs), text, prov, *stats)
+    probed = [run for run in PROBED if run in results.runs and run.startswith("c8_postln")
+              and all(r.first_updates is not None for r in results.runs[run])]
+    if not probed:
+        return
+    rs = [r for run in probed for r in results.runs[run]]
+    groups = {"stalled": [r for r in rs if clearly_stalled(r)], "learned": [r for r in rs if clearly_left(r)]}
+    for name, group in groups.items():
+        if not group:
+            continue
+        prov = provenance(group, WORDS(f"fu.group.{name}", runs=WORDS.join("list", probed)))
+        reg.add(f"fu.{name}.seeds", len(group), integer(len(group)), prov)
+        for q in SEPARATION:
+            values_of, text = PROBE_READOUTS[q]
+            spread_keys(reg, f"fu.{name}.{q}", values_of(group), text, prov, "min", "max", "range")
+
+
+# each continued run and the run whose final rate it holds (decay_steps: the shorter run's max_steps)
+CONTINUES = {"c8_postln_lr1e-3_nowarmup_to1200": "c8_postln_lr1e-3_nowarmup",
+             "c8_postln_L12_lr1e-3_nowarmup_to800": "c8_postln_L12_lr1e-3_nowarmup"}
+
+
+def add_continued(reg: Scope, results: Results) -> None:
+    """How far the continued runs' training loss departs from the shorter runs' over the shorter runs' steps, seed by
+    seed (0 when the longer run repeats the shorter one exactly up to its end, as the schedule makes it on one
+    machine), the largest over both pairs; and, per continued run, the last validation step at which a seed is still
+    on the plateau (readouts plateau_end, QUOTED)."""
+    diffs, rs, pairs = [], [], []
+    for long, short in CONTINUES.items():
+        if long not in results.runs or short not in results.runs:
+            continue   # (a continued run not in the results: the pairs present decide)
+        shorter = {r.config.seed: r for r in results.runs[short]}
+        for a in results.runs[long]:
+            b = shorter.get(a.config.seed)
+            if b is None or a.config.decay_steps != b.config.max_steps:
+                return
+            n = b.config.max_steps
+            diffs.append(max(abs(x - y) for x, y in zip(a.curves.train_loss[:n], b.curves.train_loss[:n])
+                             if x is not None and y is not None))
+            rs += [a, b]
+        pairs.append(f"{long} / {short}")
+    if not diffs:
+        return
+    prov = provenance(rs, WORDS.join("list", pairs))
+    reg.add("long.prefix_diff.max", max(diffs), scientific2(max(diffs)) if max(diffs) else "0", prov)
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -630,3 +826,6 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_depth(reg, inputs)
     add_probes(reg, inputs.results)
     add_training(reg, inputs.results)
+    add_plateaus(reg, inputs.results)
+    add_first_updates(reg, inputs.results)
+    add_continued(reg, inputs.results)
