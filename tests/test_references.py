@@ -139,6 +139,26 @@ def test_a_planned_lesson_written_as_a_unit_turns_its_references_into_links(unit
     assert written_refs.target(planned).title["en"] == "New lesson"
 
 
+def test_a_topic_of_a_written_chapter_reads_as_a_later_lesson_not_as_a_planned_chapter(units):
+    """A topic no lesson takes on yet, in a chapter that is written, says so ("C3 Attention · a later lesson");
+    the same topic in a planned chapter keeps the planned mark."""
+    course_map = load_course_map(ROOT / "data" / "course-map.json")
+    written = units.written()
+    refs = build_references(course_map, written, ROOT / "docs", LANGS)
+    topics = [(ch.id, t.id) for ch in refs.map.chapters for t in ch.topics if not t.lesson]
+    in_written = [(c, t) for c, t in topics if refs.target(c).written]
+    assert in_written, "no topic of a written chapter is left to a later lesson: pick another case"
+    chapter, topic = in_written[0]
+    for lang in LANGS:
+        label = refs.label(refs.target(topic), lang, None)
+        assert refs.chapter(chapter).title[lang] in label and "·" in label, label
+        assert "planned" not in label and "计划中" not in label, label
+    # a topic of a planned chapter keeps the planned mark
+    in_planned = [(c, t) for c, t in topics if not refs.target(c).written]
+    assert in_planned, "every chapter with a topic is written: pick another case"
+    assert refs.label(refs.target(in_planned[0][1]), "en", None).endswith(" (planned)")
+
+
 def test_a_written_chapter_takes_its_planned_entry_s_place_with_its_unit_s_words(units):
     course_map = load_course_map(ROOT / "data" / "course-map.json")
     planned = next(ch for ch in course_map.chapters if ch.title is not None and not ch.lessons and not ch.side

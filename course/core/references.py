@@ -198,6 +198,10 @@ class References:
                 text = f"{ch.id.upper()} {text}"
         elif t.kind == "chapter" and short:
             text = ch.id.upper()
+        elif t.kind == "topic" and self.target(ch.id).written:
+            # a topic no lesson takes on yet, in a chapter that is written: "C3 Attention · a later lesson", not
+            # "C3 Attention (planned)", which reads as if the chapter were planned (the topic is the tooltip)
+            return core_words().lang(lang)("ref.later", chapter=name)
         else:
             text = name
         return text if t.written else text + planned_mark(lang)
