@@ -139,7 +139,7 @@ def fake_run(name: str, seed: int, n_layer: int = 4, stats: bool = True, scores:
                            metrics=SimpleNamespace(final_val_loss=loss),
                            corpus=SimpleNamespace(unigram_floor=6.4),
                            val=SimpleNamespace(step=[0, 200, 400], loss=[7.6, 6.0, loss]),
-                           provenance=SimpleNamespace(date="2026-12-31", commit="0" * 10, device_name="cpu"),
+                           provenance=SimpleNamespace(date="2026-12-31", commit="0" * 10, device_name="cpu", cpu="AMD EPYC"),
                            parameters=1_000_000)
 
 
@@ -155,9 +155,12 @@ def test_the_measured_keys_the_pages_and_notes_name_are_those_the_lessons_add_on
     seeds = (1337, 1338, 1339)
     runs = {name: [fake_run(name, s, scores=name != "c3_causal_mean", stats=not name.startswith("c3_kv"))
                    for s in seeds] for name in ("c3_baseline", "c3_no_scale", "c3_causal_mean", "c3_kv2", "c3_kv1")}
+    runs["c4_baseline"] = [fake_run("c4_baseline", s, stats=False) for s in seeds]   # C3-2 sets the KV runs beside it
+    other = SimpleNamespace(cpu="Intel Xeon", source_commit="0" * 7,
+                            final_val_loss={"c4_baseline": {str(s): 4.6 for s in seeds}})
     config = lambda n_kv: SimpleNamespace(n_layer=4, d_model=128, n_head=4, n_kv_head=n_kv)  # noqa: E731
     configs = {"c3_baseline": config(None), "c3_kv2": config(2), "c3_kv1": config(1)}
-    inputs = SimpleNamespace(results=SimpleNamespace(runs=runs),
+    inputs = SimpleNamespace(results=SimpleNamespace(runs=runs), cross_machine=other,
                              experiments=SimpleNamespace(runs=dict.fromkeys(configs), config=configs.__getitem__,
                                                          base=SimpleNamespace(d_model=128, n_head=4)))
     r = Registry(languages=LANGUAGES)

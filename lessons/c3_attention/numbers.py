@@ -327,7 +327,8 @@ def add_curves(reg: Scope, inputs: Inputs) -> None:
     spread_keys(reg, "runs.at_lead.others", others, lambda x: fixed(x, 3),
                 provenance(ns + base, WORDS("runs.at_lead_others")), "max", "range")
     device = trained_on([r for n in ATTN_RUNS for r in runs[n]])   # the CPU (or CPUs, with their seeds)
-    reg.add("runs.device", device if isinstance(device, str) else device["en"], device,
+    cpus = " / ".join(sorted({r.provenance.cpu for n in ATTN_RUNS for r in runs[n]}))
+    reg.add("runs.device", cpus, device,
             provenance(base, WORDS("runs.device")))
     # q·k without the scale against the baseline's q·k (its scaled std times √d_head), seed by seed, at the end
     root = math.sqrt(inputs.experiments.base.d_model // inputs.experiments.base.n_head)

@@ -37,9 +37,10 @@ def size(b: float) -> str:
     return fixed(b / 1e9, 2) + " GB" if b >= 1e9 else fixed(b / 1e6, 1) + " MB"
 
 
-def times(x: float, digits: int) -> dict[str, str]:
-    """A ratio as each language writes it in prose: "71×", 「71 倍」."""
-    return {"en": fixed(x, digits) + "×", "zh": fixed(x, digits) + " 倍"}
+def times(x: float, digits: int):
+    """A ratio as each language writes it in prose ("71×" in one, "71" and its measure word in another: the
+    words files' "times")."""
+    return WORDS("times", x=fixed(x, digits))
 
 
 def whole(x: Fraction) -> int:
@@ -352,7 +353,7 @@ def add_narrowing(reg: Scope, results) -> None:
         shrunk.append(gaps[i] - gaps[-1])
         peaks.append(a.val.step[i])
         steps = [abs(gaps[k + 1] - gaps[k]) for k in range(i, len(gaps) - 1)]
-        ratios.append(shrunk[-1] / max(steps) if steps else 0.0)
+        ratios.append(shrunk[-1] / max(steps) if steps and max(steps) else 0.0)   # a flat gap has not narrowed
     prov = provenance(results.runs["c3_kv1"] + results.runs["c3_baseline"], WORDS("runs.narrowed"))
     reg.add("runs.c3_kv1.narrowed", min(shrunk), fixed(min(shrunk), 3), prov)
     reg.add("runs.c3_kv1.narrowed.max", max(shrunk), fixed(max(shrunk), 3), prov)
