@@ -29,9 +29,10 @@ def typed_forms(text: str) -> set[str]:
     return forms
 
 
-# A section's number names a place in a paper, and a model's name ("Llama 3.1 8B", "gpt-oss-120b") names a
-# model: neither is a quantity a reader could mistake for one of the registry's
-SECTION = re.compile(r"(?:Sections?|§|第)\s*\d+(?:\.\d+)+(?:\s*节)?")
+# A section's or a numbered result's number names a place in a paper ("§3.2.1", "Theorem 4.2", 「定理 4.2」), and
+# a model's name ("Llama 3.1 8B", "gpt-oss-120b") names a model: neither is a quantity a reader could mistake
+# for one of the registry's
+SECTION = re.compile(r"(?:Sections?|§|第|Theorem|Lemma|Corollary|定理|引理|推论)\s*\d+(?:\.\d+)+(?:\s*节)?")
 
 
 def model_names() -> list[str]:
