@@ -139,6 +139,11 @@ def test_typed_number_detector_catches_hand_typed_numbers():
     reg.add("x.share", 0.616, "61.6%", Computed(formula="f", sources=["s"]))
     assert typed_numbers_in("the model has 660,480 of them <!-- n:x.params -->", reg) != []
     assert typed_numbers_in("<!-- n:x.params --> and 61.6% and `660480` in code", reg) == ["'61.6' (x.share) at line 1"]
+    # a paper's numbered place is not a quantity; the same digits elsewhere are
+    reg.add("x.ratio", 4.2, "4.2", Computed(formula="f", sources=["s"]))
+    for place in ("DeepNet's Theorem 4.2 bounds it", "DeepNet 的定理 4.2 给的是上界", "as §4.2 says", "见第 4.2 节"):
+        assert typed_numbers_in(place, reg) == [], place
+    assert typed_numbers_in("the ratio is 4.2 here", reg) == ["'4.2' (x.ratio) at line 1"]
 
 
 def test_strict_build_has_no_warnings(built):
