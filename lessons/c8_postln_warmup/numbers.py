@@ -324,12 +324,13 @@ QUOTED = {
                "grad_step1": ("max", "range"), "lower_over_upper.tail": ("max",),
                "bottom_over_top.min.left": ("mean", "max"), "bottom_over_top.tail.stalled": ("min", "max", "range"),
                "bottom_update_over_top.tail.stalled": ("min", "range"), "bottom_grad_rms.tail.stalled": ("min", "range"),
-               "sliver_from.stalled": ("min", "max", "range")},
+               "sliver_from.stalled": ("min", "max", "range"), "sliver_span.stalled": ("min", "max", "range")},
         trace_facts=("steps", "predicted_step1")),
-    "c8_postln_lr1e-3_warmup25": Quoted(readouts={"best_below_unigram": ("min", "max", "range"), "plateau_end": ("max",)},
+    "c8_postln_lr1e-3_warmup25": Quoted(counts=("left",), readouts={"best_below_unigram": ("min", "max", "range"),
+                                                                    "plateau_end": ("max",), "left_step": ("min", "range")},
                                         trace_facts=("steps", "longest_plateau")),
     "c8_postln_lr1e-3_warmup100": Quoted(
-        counts=("left",), readouts={"best_below_unigram": ("min",), "left_step": ("range",)},
+        counts=("left",), readouts={"best_below_unigram": ("min",), "left_step": ("max", "range")},
         trace={"step1": ("range",), "travel": ("max", "range"), "bottom_over_top.min": ("min",),
                "bottom_over_top.tail": ("min", "range"), "lower_over_upper.tail.off_plateau": ("min", "range"),
                "lower_over_upper.tail.on_plateau": ("max",), "below_unigram.trace_end.off_plateau": ("range",)},
@@ -344,6 +345,7 @@ QUOTED = {
         trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",), "bottom_over_top.tail": ("max", "range"),
                "bottom_update_over_top.tail": ("max", "range"), "bottom_update_over_decay.tail": ("min", "max", "range"),
                "bottom_grad_rms.tail": ("range",), "eps_over_bottom_grad_rms.tail": ("min",), "sliver_from": ("max",),
+               "sliver_span": ("min", "range"),
                "init.embed_rms": ("range",), "init.block_rms": ("range",)},
         trace_facts=("block_parameters",)),
     "c8_postln_L12_lr1e-3_warmup100": Quoted(
@@ -529,10 +531,15 @@ def bottom_over_top(r, i: int) -> float:
 
 def sliver_from(r) -> int:
     """The first traced update from which the bottom/top ratio stays below SLIVER, less the margin of a ratio of
-    two measured norms, to the end of the trace (one past the trace when it ends above it): where the bottom
-    block is left almost no gradient for good."""
+    two measured norms, to the end of the trace (one past the trace when it ends above it): from there to the end
+    of the trace the bottom block is left almost no gradient (what comes after the trace is not recorded)."""
     above = [s for i, s in enumerate(r.trace.step) if bottom_over_top(r, i) >= SLIVER / (1 + 2 * MARGIN_OTHER)]
     return max(above) + 1 if above else r.trace.step[0]
+
+
+def sliver_span(r) -> int:
+    """How many of the trace's last updates stay below SLIVER (with the margin): the stretch sliver_from opens."""
+    return r.trace.step[-1] - sliver_from(r) + 1
 
 
 # A traced run's read-outs over its seeds, trace.RUN.READOUT: (values over the seeds, text). The last TAIL traced
@@ -556,6 +563,8 @@ TRACE_READOUTS = {
     "block_spread.first": (lambda rs: [max(g) / min(g) for g in (r.trace.block_grad_norm[0] for r in rs)],
                            lambda x: fixed(x, 2)),
     "sliver_from": (lambda rs: [sliver_from(r) for r in rs], integer),
+    # how many of the trace's last updates that stretch covers
+    "sliver_span": (lambda rs: [sliver_span(r) for r in rs], integer),
     # how far the bottom block moves, over the last updates: against the top block, and against what AdamW's
     # decoupled weight decay alone would move it (a gradient too small to matter leaves about 1)
     "bottom_update_over_top.tail": (lambda rs: [bottom_update_over_top(r) for r in rs], lambda x: significant(x, 2)),
@@ -577,6 +586,7 @@ TRACE_READOUTS = {
                                             lambda x: significant(x, 2)),
     "bottom_grad_rms.tail.stalled": (lambda rs: [bottom_grad_rms_tail(r) for r in seeds_that("stalled", rs)], scientific2),
     "sliver_from.stalled": (lambda rs: [sliver_from(r) for r in seeds_that("stalled", rs)], integer),
+    "sliver_span.stalled": (lambda rs: [sliver_span(r) for r in seeds_that("stalled", rs)], integer),
     # over the seeds off the plateau (clearly below the unigram loss) at the trace's last update, and those
     # clearly still on it: how the blocks fall, and how far below the unigram loss they are there
     "lower_over_upper.tail.off_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("off_plateau", rs)],
@@ -679,12 +689,30 @@ PLATEAU_QUOTED = {   # run → read-out → statistics over its seeds (plateau.R
 }
 
 
+def plateau_slowdown(r) -> float:
+    """How fast the smoothed training loss falls on the plateau against how fast it fell on its way there: the fall
+    per step from the first step at which it is within ±BAND of the unigram loss to the last, over the fall per step
+    from the first smoothed step to that first step on the plateau. Small: the run slows down there; near 1: it
+    passes the band without a pause."""
+    floor = r.corpus.unigram_floor
+    sm = smoothed_train_loss(r)
+    on = [(s, v) for s, v in sm if abs(v - floor) <= BAND]
+    if not on or on[0][0] == sm[0][0]:
+        return "undefined"
+    (s0, v0), (sa, va), (sb, vb) = sm[0], on[0], on[-1]
+    before = (v0 - va) / (sa - s0)
+    inside = (va - vb) / (sb - sa) if sb > sa else before
+    return inside / before
+
+
 def add_plateaus(reg: Scope, results: Results) -> None:
     """How long each compared run sits on the unigram plateau, on the training loss at every step; and, over every
-    seed of every compared run present, the fewest steps any seed spends there (it passes through, or stays)."""
+    seed of every compared run present (a continued run left out: its first 400 steps are the shorter run's), the
+    fewest steps any seed spends there, the latest step at which one first gets there, and the largest ratio of its
+    fall per step there to its fall per step on the way (it pauses, or passes through without one)."""
     reg.add("plateau.smooth", SMOOTH, integer(SMOOTH), computed(WORDS("plateau.smooth"), NUMBERS))
     reg.add("plateau.band", BAND, fixed(BAND, 2), computed(WORDS("plateau.band"), NUMBERS))
-    present = [run for run in COMPARED if run in results.runs]
+    present = [run for run in COMPARED if run in results.runs and run not in LONG]
     for run, quoted in PLATEAU_QUOTED.items():
         if run not in results.runs:
             continue
@@ -697,6 +725,8 @@ def add_plateaus(reg: Scope, results: Results) -> None:
         rs = [r for run in present for r in results.runs[run]]
         prov = provenance(rs, WORDS.join("list", present))
         spread_keys(reg, "plateau.all.steps", [plateau_steps(r) for r in rs], integer, prov, "min")
+        spread_keys(reg, "plateau.all.first", [plateau_first(r) for r in rs], integer, prov, "max")
+        spread_keys(reg, "plateau.all.slowdown", [plateau_slowdown(r) for r in rs], lambda x: fixed(x, 2), prov, "max")
         reg.add("plateau.all.runs", len(present), integer(len(present)), prov)
         reg.add("plateau.all.seeds", len(rs), integer(len(rs)), prov)
 
@@ -744,17 +774,23 @@ PROBE_READOUTS = {
     "norm_rms.peak": (lambda rs: [norm_rms_peak(r) for r in rs], lambda x: significant(x, 2)),
 }
 PROBE_QUOTED = {   # run → read-out → statistics (fu.RUN.READOUT)
-    "c8_postln_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("range",), "logit_change.first": ("max", "range")},
-    "c8_postln_lr1e-3_warmup100": {"heavy_from": ("range",), "logit_change.first": ("range",)},
-    "c8_preln_lr1e-3_nowarmup": {"ratio.init": ("range",), "logit_change.first": ("min", "range")},
-    "c8_postln_L12_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("range",),
-                                      "logit_change.first": ("max", "range")},
-    "c8_postln_L12_lr1e-3_warmup100": {"heavy_from": ("range",)},
-    "c8_preln_L12_lr1e-3_nowarmup": {"logit_change.first": ("min", "range")},
+    "c8_postln_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("min", "max", "range"),
+                                  "logit_change.first": ("max", "range"), "logit_change.peak": ("min", "range")},
+    "c8_postln_lr1e-3_warmup100": {"heavy_from": ("min", "range"), "logit_change.first": ("range",)},
+    "c8_preln_lr1e-3_nowarmup": {"ratio.init": ("min", "range"), "heavy_from": ("max", "range"),
+                                 "logit_change.first": ("min", "range"), "logit_change.peak": ("max", "range")},
+    "c8_postln_L12_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("min", "max", "range"),
+                                      "logit_change.first": ("max", "range"), "logit_change.peak": ("max", "range")},
+    "c8_postln_L12_lr1e-3_warmup100": {"heavy_from": ("min", "range")},
+    "c8_preln_L12_lr1e-3_nowarmup": {"heavy_from": ("max", "range"), "logit_change.first": ("min", "range"),
+                                     "logit_change.peak": ("min", "range")},
 }
-# The quantities set beside trainability: over every probed Post-LN seed that clearly stalled, and every one that
-# clearly left the unigram loss, within the 400 steps (fu.stalled.Q and fu.learned.Q: min and max)
+# The quantities set beside trainability, over the probed Post-LN seeds that clearly stalled and those that clearly
+# left the unigram loss within the 400 steps: within the one run whose seeds split (fu.split.GROUP.Q), and within
+# each depth, every probed Post-LN run of that depth pooled (fu.L{depth}.GROUP.Q); min, max and range. The groups
+# are never pooled across depths.
 SEPARATION = ("ratio.peak", "logit_change.peak", "norm_rms.peak")
+SPLIT = "c8_postln_lr1e-3_nowarmup"
 
 
 def add_first_updates(reg: Scope, results: Results) -> None:
@@ -777,16 +813,20 @@ def add_first_updates(reg: Scope, results: Results) -> None:
               and all(r.first_updates is not None for r in results.runs[run])]
     if not probed:
         return
-    rs = [r for run in probed for r in results.runs[run]]
-    groups = {"stalled": [r for r in rs if clearly_stalled(r)], "learned": [r for r in rs if clearly_left(r)]}
-    for name, group in groups.items():
-        if not group:
-            continue
-        prov = provenance(group, WORDS(f"fu.group.{name}", runs=WORDS.join("list", probed)))
-        reg.add(f"fu.{name}.seeds", len(group), integer(len(group)), prov)
-        for q in SEPARATION:
-            values_of, text = PROBE_READOUTS[q]
-            spread_keys(reg, f"fu.{name}.{q}", values_of(group), text, prov, "min", "max", "range")
+    pools = {"split": [SPLIT] if SPLIT in probed else []}
+    for depth in sorted({results.runs[run][0].config.n_layer for run in probed}):
+        pools[f"L{depth}"] = [run for run in probed if results.runs[run][0].config.n_layer == depth]
+    for pool, runs in pools.items():
+        rs = [r for run in runs for r in results.runs[run]]
+        groups = {"stalled": [r for r in rs if clearly_stalled(r)], "learned": [r for r in rs if clearly_left(r)]}
+        if not (groups["stalled"] and groups["learned"]):
+            continue   # (a pool without both groups: nothing to set side by side)
+        for name, group in groups.items():
+            prov = provenance(group, WORDS(f"fu.group.{name}", runs=WORDS.join("list", runs)))
+            reg.add(f"fu.{pool}.{name}.seeds", len(group), integer(len(group)), prov)
+            for q in SEPARATION:
+                values_of, text = PROBE_READOUTS[q]
+                spread_keys(reg, f"fu.{pool}.{name}.{q}", values_of(group), text, prov, "min", "max", "range")
 
 
 # each continued run and the run whose final rate it holds (decay_steps: the shorter run's max_steps)
@@ -819,6 +859,38 @@ def add_continued(reg: Scope, results: Results) -> None:
     reg.add("long.prefix_diff.max", max(diffs), scientific2(max(diffs)) if max(diffs) else "0", prov)
 
 
+def add_escapes(reg: Scope, results: Results) -> None:
+    """Per continued run, the seeds that clearly stalled within the shorter run's steps, seed by seed: how many of
+    them the longer run sees clearly leave the unigram loss (long.RUN.escaped), at which validation step
+    (long.RUN.escaped_step: min, max, range), and how many still clearly stay on it (long.RUN.still); only over the
+    seeds present in both runs (long.RUN.pairs)."""
+    for long, short in CONTINUES.items():
+        if long not in results.runs or short not in results.runs:
+            continue
+        shorter = {r.config.seed: r for r in results.runs[short]}
+        pairs = [(a, shorter[a.config.seed]) for a in results.runs[long] if a.config.seed in shorter]
+        stalled = [(a, b) for a, b in pairs if clearly_stalled(b)]
+        prov = provenance([x for p in pairs for x in p], f"{long} / {short}")
+        k = f"long.{long}"
+        reg.add(f"{k}.pairs", len(pairs), integer(len(pairs)), prov)
+        reg.add(f"{k}.stalled_before", len(stalled), integer(len(stalled)), prov)
+        escaped = [a for a, _ in stalled if clearly_left(a)]
+        reg.add(f"{k}.escaped", len(escaped), integer(len(escaped)), prov)
+        still = sum(clearly_stalled(a) for a, _ in stalled)
+        reg.add(f"{k}.still", still, integer(still), prov)
+        if escaped:
+            spread_keys(reg, f"{k}.escaped_step", [left_unigram_step(a) for a in escaped], integer, prov,
+                        "min", "max", "range")
+
+
+def add_parameters(reg: Scope, results: Results) -> None:
+    """The parameter count of each placement at 4 layers (Post-LN has one norm fewer: no final norm)."""
+    for name, run in (("postln", "c8_postln_lr1e-3_nowarmup"), ("preln", "c8_preln_lr1e-3_nowarmup")):
+        if run in results.runs:
+            n = results.runs[run][0].parameters
+            reg.add(f"parameters.{name}", n, integer(n), provenance(results.runs[run], run))
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -829,3 +901,5 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_plateaus(reg, inputs.results)
     add_first_updates(reg, inputs.results)
     add_continued(reg, inputs.results)
+    add_escapes(reg, inputs.results)
+    add_parameters(reg, inputs.results)
