@@ -349,7 +349,7 @@ QUOTED = {
                "init.embed_rms": ("range",), "init.block_rms": ("range",)},
         trace_facts=("block_parameters",)),
     "c8_postln_L12_lr1e-3_warmup100": Quoted(
-        counts=("left",), readouts={"left_step": ("min", "range")},
+        counts=("left",), readouts={"left_step": ("min", "max", "range")},
         trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",),
                "bottom_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "range")},
         trace_facts=("steps",)),
