@@ -170,3 +170,14 @@ def test_continued_four_layers(base):
     def nudge(d, seed):
         d["curves"]["train_loss"][10] += 0.01
     assert not verdict("continued-four-layers", doctored(base, {"c8_postln_lr1e-3_nowarmup_to1200": nudge}))[0]
+    # the seed that left within 400 steps no longer clear of the unigram loss in the continued run: "every seed that had
+    # left is counted as left later" is false (the counts then no longer add up)
+    stays = shift_loss(1.5, seeds={1337})
+    assert not verdict("continued-four-layers", doctored(base, {"c8_postln_lr1e-3_nowarmup_to1200": stays}))[0]
+    # a seed that stalled within 400 steps leaves the unigram loss already before step 400 in the continued run's
+    # record: "leave later" is false
+    def early(d, seed):
+        if seed == 1338:
+            d["val"]["loss"] = [v - 1.0 if v is not None and s <= 400 and s > 0 else v
+                                for s, v in zip(d["val"]["step"], d["val"]["loss"])]
+    assert not verdict("continued-four-layers", doctored(base, {"c8_postln_lr1e-3_nowarmup_to1200": early}))[0]
