@@ -181,3 +181,12 @@ def test_continued_four_layers(base):
             d["val"]["loss"] = [v - 1.0 if v is not None and s <= 400 and s > 0 else v
                                 for s, v in zip(d["val"]["step"], d["val"]["loss"])]
     assert not verdict("continued-four-layers", doctored(base, {"c8_postln_lr1e-3_nowarmup_to1200": early}))[0]
+
+
+def test_cross_machine(base):
+    holds_or_skip("cross-machine", base)
+    # here seed 1339 learns and seed 1337 stalls, while there 1337 learned: "splits the same way there" is false
+    swapped = {"c8_postln_lr1e-3_nowarmup": both(shift_loss(1.0, seeds={1337}), shift_loss(-1.0, seeds={1339}))}
+    assert not verdict("cross-machine", doctored(base, swapped))[0]
+    # a 25-step seed stalls here too: "on this machine every seed leaves" is false
+    assert not verdict("cross-machine", doctored(base, {"c8_postln_lr1e-3_warmup25": shift_loss(1.2, seeds={1339})}))[0]

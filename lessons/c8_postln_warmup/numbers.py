@@ -891,6 +891,17 @@ def add_parameters(reg: Scope, results: Results) -> None:
             reg.add(f"parameters.{name}", n, integer(n), provenance(results.runs[run], run))
 
 
+def add_split(reg: Scope, results: Results) -> None:
+    """The seeds of the run whose seeds split: which clearly learned (split.learned_seed, when it is one seed)."""
+    if SPLIT not in results.runs:
+        return
+    rs = results.runs[SPLIT]
+    learned = [r for r in rs if clearly_left(r)]
+    if len(learned) == 1:
+        seed = learned[0].config.seed
+        reg.add("split.learned_seed", seed, str(seed), provenance(rs, SPLIT))
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -903,3 +914,4 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_continued(reg, inputs.results)
     add_escapes(reg, inputs.results)
     add_parameters(reg, inputs.results)
+    add_split(reg, inputs.results)
