@@ -436,18 +436,24 @@ def add_postln_flat_from(reg: Scope, results: Results) -> None:
 
 
 def add_longer_run(reg: Scope, results: Results) -> None:
-    """The longer run of Post-LN at lr 1e-3 without warmup (models/experiments.json): how many of its seeds
-    are trained so far (longer.seeds), and how many of those are seeds that already leave the unigram
-    baseline in the run of the usual length (longer.leavers)."""
+    """The longer run of Post-LN at lr 1e-3 without warmup (models/experiments.json): the same run continued
+    past its last step at a tenth of the peak rate. How many of its seeds are trained (longer.seeds), how many
+    leave the unigram loss by its end (longer.left), how many of those stayed within the line in the run of the
+    usual length (longer.late.seeds), and the steps at which those leave (longer.late.left_step.range)."""
     short, long = "c8_postln_lr1e-3_nowarmup", "c8_postln_lr1e-3_nowarmup_to1200"
-    if short not in results.runs:
+    if short not in results.runs or long not in results.runs:
         return
-    rs = results.runs.get(long, [])
-    leaving = {r.config.seed for r in results.runs[short] if left_unigram_step(r) != NEVER}
-    prov = provenance(rs or results.runs[short], WORDS("longer", run=long, short=short))
+    rs = results.runs[long]
+    stayed = {r.config.seed for r in results.runs[short] if left_unigram_step(r) == NEVER}
+    prov = provenance(rs, WORDS("longer", run=long, short=short))
+    left = [r for r in rs if left_unigram_step(r) != NEVER]
+    late = [left_unigram_step(r) for r in left if r.config.seed in stayed]
     reg.add("longer.seeds", len(rs), integer(len(rs)), prov)
-    n = sum(r.config.seed in leaving for r in rs)
-    reg.add("longer.leavers", n, integer(n), prov)
+    reg.add("longer.left", len(left), integer(len(left)), prov)
+    reg.add("longer.late.seeds", len(late), integer(len(late)), prov)
+    reg.add("longer.steps", rs[0].config.max_steps, integer(rs[0].config.max_steps), prov)
+    if late:
+        spread_keys(reg, "longer.late.left_step", late, integer, prov, "min", "max", "range")
 
 
 # Section 6 of the notebook sets its tiny runs against the lesson's own 4-layer model: Post-LN in the run of it
