@@ -782,7 +782,7 @@ PROBE_QUOTED = {   # run → read-out → statistics (fu.RUN.READOUT)
     "c8_postln_L12_lr1e-3_nowarmup": {"ratio.init": ("max",), "heavy_from": ("min", "max", "range"),
                                       "logit_change.first": ("max", "range"), "logit_change.peak": ("max", "range")},
     "c8_postln_L12_lr1e-3_warmup100": {"heavy_from": ("min", "range")},
-    "c8_preln_L12_lr1e-3_nowarmup": {"heavy_from": ("max", "range"), "logit_change.first": ("min", "range"),
+    "c8_preln_L12_lr1e-3_nowarmup": {"heavy_from": ("min", "max", "range"), "logit_change.first": ("min", "range"),
                                      "logit_change.peak": ("min", "range")},
 }
 # The quantities set beside trainability, over the probed Post-LN seeds that clearly stalled and those that clearly
