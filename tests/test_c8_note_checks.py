@@ -96,9 +96,9 @@ def test_plateau_every_run(base):
     # though it still spends over ten steps inside the band (the older check passed this)
     straight = doctored(base, {"c8_preln_lr1e-3_nowarmup": train_loss_straight(7.0, 0.006)})
     assert not verdict("plateau-every-run", straight)[0]
-    # a run that reaches the plateau only after the first quarter of the run (flat above it, then a fast fall onto it
-    # and a long stay): "by step N", within the first quarter, is false
-    late = doctored(base, {"c8_postln_lr1e-3_warmup200": train_loss_late(7.6, 150)})
+    # a run that reaches the plateau only after the first third of the run (flat above it, then a fast fall onto it
+    # and a long stay): "by step N", early in the run, is false
+    late = doctored(base, {"c8_postln_lr1e-3_warmup200": train_loss_late(7.6, 200)})
     assert not verdict("plateau-every-run", late)[0]
 
 
@@ -168,7 +168,7 @@ def test_continued_four_layers(base):
     holds_or_skip("continued-four-layers", base)
     # the continued run departs from the shorter one before step 400: "it is the shorter run exactly" is false
     def nudge(d, seed):
-        d["curves"]["train_loss"][10] += 0.01
+        d["curves"]["train_loss"][10] += 0.05
     assert not verdict("continued-four-layers", doctored(base, {"c8_postln_lr1e-3_nowarmup_to1200": nudge}))[0]
     # the seed that left within 400 steps no longer clear of the unigram loss in the continued run: "every seed that had
     # left is counted as left later" is false (the counts then no longer add up)
