@@ -182,22 +182,27 @@ def test_the_cross_machine_drift_is_the_largest_move_of_a_final_loss_by_learning
     low = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_baseline_lr1e-3"]}
     quoted = "c8_postln_lr1e-3_nowarmup"   # a run whose drift a note quotes (QUOTED): its max and seed 1338 there
     assert QUOTED[quoted].drift == ("max", "seed1338")
+    ln_low = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_layernorm_lr1e-3"]}
+    probe = "c8_init_preln_L2"   # trains nothing: its "final" loss is the init's, and stays out of the totals
+    assert results.runs[probe][0].config.max_steps == 0
     other = CrossMachine(cpu="Other CPU", source_commit="abc", trained_at=["abc"], torch="x", final_val_loss={
         "c4_baseline": {s: v + (0.05 if s == "1338" else -0.01) for s, v in base.items()},
         "c4_baseline_lr1e-3": {s: v + 1e-4 for s, v in low.items()}, "no_such_run": {"1337": 1.0},
+        "c4_layernorm_lr1e-3": {s: v - 2e-5 for s, v in ln_low.items()}, probe: {"1337": 50.0},
         quoted: {"1338": 99.0}}, recorded_differently={quoted: ["trace_steps"]})
     reg = Registry(languages=LANGUAGES)
     add_drift(reg, results, other)
-    assert reg["measure.drift.results"].value == 6
+    assert reg["measure.drift.results"].value == 9
     assert reg["measure.drift.lr_3e-3.max"].value == pytest.approx(0.05)
     assert reg["measure.drift.lr_1e-3.max"].value == pytest.approx(1e-4)
     assert reg["measure.drift.cpu"].text["en"] == "Other CPU"
     # a run that records differently has its own keys and stays out of the totals
     assert reg[f"measure.drift.run.{quoted}.seed1338.there"].value == 99.0
     assert reg[f"measure.drift.run.{quoted}.max"].value > 90
-    # a run whose drift nobody quotes has no keys of its own
-    assert QUOTED["c4_baseline_lr1e-3"].drift == ()
-    assert not [k for k in reg.numbers if k.startswith("measure.drift.run.c4_baseline_lr1e-3.")]
+    # a quoted run has its own max; a run whose drift nobody quotes has no keys of its own
+    assert reg["measure.drift.run.c4_baseline_lr1e-3.max"].value == pytest.approx(1e-4)
+    assert QUOTED["c4_layernorm_lr1e-3"].drift == ()
+    assert not [k for k in reg.numbers if k.startswith("measure.drift.run.c4_layernorm_lr1e-3.")]
 
 
 def test_the_cross_machine_script_pairs_only_the_same_run_on_another_cpu(tmp_path):

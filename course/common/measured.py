@@ -258,7 +258,8 @@ QUOTED: dict[str, Quoted] = {
                                       "init_stream_rms_top": ("min", "range"), "max_ffn_act": ("min", "range")}),
     "c1_gelu_ratio4_lr1e-3": Quoted(config=("lr",),
                                     metrics={"end_stream_rms_top": ("max", "range"),
-                                             "final_val_loss": ("min", "max", "range"), "max_ffn_act": ("max", "range")}),
+                                             "final_val_loss": ("min", "max", "range"), "max_ffn_act": ("max", "range")},
+                                    drift=("max",)),
     "c1_gelu_ratio8": Quoted(config=("ffn_hidden",), facts=("parameters", "steps"),
                              metrics={"end_stream_rms_top": ("min", "max", "range"), "final_val_loss": ("mean", "range")}),
     "c2_no_proj_scaling": Quoted(metrics={"final_val_loss": ("mean", "range"), "init_stream_growth": ("min", "range"),
@@ -283,7 +284,7 @@ QUOTED: dict[str, Quoted] = {
                                    "init_stream_rms_top": ("mean", "max", "range"), "max_ffn_act": ALL},
                           drift=("max",)),
     "c4_baseline_lr1e-3": Quoted(config=("lr", "warmup_steps"),
-                                 metrics={"final_val_loss": ALL, "max_ffn_act": ("max", "range")}),
+                                 metrics={"final_val_loss": ALL, "max_ffn_act": ("max", "range")}, drift=("max",)),
     "c4_layernorm": Quoted(config=("lr",)),
     "c4_layernorm_lr1e-3": Quoted(config=("lr",)),
     "c4_postln": Quoted(config=("lr", "warmup_steps"), facts=("diverged_seeds",),
@@ -442,7 +443,9 @@ def add_drift(reg: Registry, results: Results, other) -> None:
         for seed in [w.removeprefix("seed") for w in quoted if w.startswith("seed")]:
             if seeds.get(seed) is not None and seed in here:
                 reg.add(f"measure.drift.run.{run}.seed{seed}.there", seeds[seed], fixed(seeds[seed], 3), prov)
-        if run not in other.recorded_differently and any(s in here for s in seeds):
+        # the rates' figures: runs recorded as they were there and that train (an init-only probe moves nothing)
+        trains = run in results.runs and results.runs[run][0].config.max_steps > 0
+        if run not in other.recorded_differently and trains and any(s in here for s in seeds):
             moved.setdefault(results.runs[run][0].config.lr, []).extend(diffs)
     if not moved:
         return
