@@ -43,6 +43,10 @@ COMPARED = SWEEP + DEEP + LONG + EPS
 # The unigram plateau on the training loss at every step: a SMOOTH-step trailing mean within ±BAND of the unigram loss
 SMOOTH = 10
 BAND = 0.05
+# A pause on the plateau: in its longest unbroken stay in the band the smoothed training loss falls per step at least
+# PAUSE times more slowly than both on its way there and over the AFTER steps after it leaves the band
+PAUSE = 1.5
+AFTER = 20
 C4_RUNS = ("c4_postln", "c4_postln_nowarmup_lr1e-2", "c4_preln_nowarmup_lr1e-2", "c4_baseline",
            "c4_baseline_lr1e-3")
 TRAINED = SWEEP + DEEP + C4_RUNS
@@ -328,7 +332,8 @@ QUOTED = {
         trace_facts=("steps", "predicted_step1")),
     "c8_postln_lr1e-3_warmup25": Quoted(counts=("left",), readouts={"best_below_unigram": ("min", "max", "range"),
                                                                     "plateau_end": ("max",), "left_step": ("min", "range")},
-                                        trace_facts=("steps", "longest_plateau")),
+                                        trace={"lower_over_upper.tail.on_plateau": ("min", "max", "range")},
+                                        trace_facts=("steps", "longest_plateau", "plateau_counts")),
     "c8_postln_lr1e-3_warmup100": Quoted(
         counts=("left",), readouts={"best_below_unigram": ("min",), "left_step": ("max", "range")},
         trace={"step1": ("range",), "travel": ("max", "range"), "bottom_over_top.min": ("min",),
@@ -354,7 +359,7 @@ QUOTED = {
                "bottom_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "range")},
         trace_facts=("steps",)),
     "c8_preln_L12_lr1e-3_nowarmup": Quoted(
-        counts=("left",), readouts={"left_step": ("max", "range")},
+        counts=("left",), readouts={"left_step": ("max", "range"), "grad_max": ("min", "range")},
         trace={"step1_per_lr": ("min", "max", "range"), "grad_step1": ("min", "range"), "bottom_over_top.min": ("min",)}),
     "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), trace={"bottom_over_top.min": ("min",)}),
     # the stalled runs continued past 400 steps at their final rate, and the 12-layer run with a smaller ε
@@ -680,11 +685,68 @@ def plateau_first(r):
     return next((s for s, v in smoothed_train_loss(r) if abs(v - floor) <= BAND), NEVER)
 
 
+def plateau_stay(r):
+    """The longest unbroken stretch of steps at which the smoothed training loss lies within ±BAND of the unigram
+    loss, as (index of its first, index of its last) into smoothed_train_loss; None when it never gets there."""
+    floor = r.corpus.unigram_floor
+    best, start = None, None
+    sm = smoothed_train_loss(r)
+    for i, (_, v) in enumerate(sm + [(None, math.inf)]):
+        if abs(v - floor) <= BAND:
+            start = i if start is None else start
+        elif start is not None:
+            if best is None or i - 1 - start > best[1] - best[0]:
+                best = (start, i - 1)
+            start = None
+    return best
+
+
+def plateau_stay_steps(r) -> int:
+    """How many consecutive steps the longest unbroken stay in the band lasts (0: never in it)."""
+    stay = plateau_stay(r)
+    return 0 if stay is None else stay[1] - stay[0] + 1
+
+
+def plateau_pause(r):
+    """How many times faster the smoothed training loss falls per step outside its longest unbroken stay in the band
+    than inside it: the smaller of (the fall per step from the first smoothed step to the stay's first step) and
+    (the fall per step over the AFTER steps after its last), over the fall per step inside it. At least PAUSE: the
+    run pauses on the plateau. 'stays' when the stay runs to within AFTER steps of the end (nothing after to compare:
+    a stall, not a pause); 'undefined' when it is never in the band or starts there."""
+    stay = plateau_stay(r)
+    sm = smoothed_train_loss(r)
+    if stay is None or stay[0] == 0:
+        return "undefined"
+    a, b = stay
+    if b + AFTER >= len(sm):
+        return "stays"
+    rate = lambda i, j: (sm[i][1] - sm[j][1]) / (sm[j][0] - sm[i][0])   # noqa: E731 (fall per step from i to j)
+    inside = rate(a, b) if b > a else 0.0
+    outside = min(rate(0, a), rate(b, b + AFTER))
+    if inside <= 0:
+        return math.inf if outside > 0 else 0.0
+    return outside / inside
+
+
+def plateau_rebound(r) -> float:
+    """The highest the raw training loss climbs above the unigram loss after the smoothed loss first reaches the
+    band: a spike back up off the plateau."""
+    first = plateau_first(r)
+    if first == NEVER:
+        return "undefined"
+    return max(v for s, v in zip(r.curves.step, r.curves.train_loss) if v is not None and s >= first) - r.corpus.unigram_floor
+
+
+PLATEAU_READOUTS = {"stay": plateau_stay_steps, "first": plateau_first, "pause": plateau_pause,
+                    "rebound": plateau_rebound}
+PLATEAU_TEXT = {"stay": integer, "first": integer, "pause": lambda x: fixed(x, 1), "rebound": lambda x: fixed(x, 2)}
+
 PLATEAU_QUOTED = {   # run → read-out → statistics over its seeds (plateau.RUN.READOUT)
-    "c8_preln_lr1e-3_nowarmup": {"steps": ("min", "range"), "first": ("max", "range")},
-    "c8_postln_lr1e-3_warmup100": {"steps": ("min", "range")},
-    "c8_postln_lr1e-3_warmup200": {"steps": ("range",)},
-    "c8_preln_L12_lr1e-3_nowarmup": {"steps": ("range",)},
+    "c8_preln_lr1e-3_nowarmup": {"first": ("max", "range"), "pause": ("min", "range"), "rebound": ("max", "range")},
+    "c8_postln_lr1e-3_warmup25": {"pause": ("min", "range")},
+    "c8_postln_lr1e-3_warmup100": {"pause": ("min", "range")},
+    "c8_postln_lr1e-3_warmup200": {"pause": ("min", "range")},
+    "c8_preln_L12_lr1e-3_nowarmup": {"pause": ("min", "range"), "rebound": ("max", "range")},
     "c8_postln_lr1e-3_nowarmup": {"first": ("min", "range")},
 }
 
@@ -712,6 +774,8 @@ def add_plateaus(reg: Scope, results: Results) -> None:
     fall per step there to its fall per step on the way (it pauses, or passes through without one)."""
     reg.add("plateau.smooth", SMOOTH, integer(SMOOTH), computed(WORDS("plateau.smooth"), NUMBERS))
     reg.add("plateau.band", BAND, fixed(BAND, 2), computed(WORDS("plateau.band"), NUMBERS))
+    reg.add("plateau.pause", PAUSE, fixed(PAUSE, 1), computed(WORDS("plateau.pause"), NUMBERS))
+    reg.add("plateau.after", AFTER, integer(AFTER), computed(WORDS("plateau.after"), NUMBERS))
     present = [run for run in COMPARED if run in results.runs and run not in LONG]
     for run, quoted in PLATEAU_QUOTED.items():
         if run not in results.runs:
@@ -719,14 +783,18 @@ def add_plateaus(reg: Scope, results: Results) -> None:
         rs = results.runs[run]
         prov = provenance(rs, WORDS("plateau.of", run=run))
         for readout, stats in quoted.items():
-            values = [plateau_steps(r) if readout == "steps" else plateau_first(r) for r in rs]
-            spread_keys(reg, f"plateau.{run}.{readout}", values, integer, prov, *stats)
+            values = [PLATEAU_READOUTS[readout](r) for r in rs]
+            spread_keys(reg, f"plateau.{run}.{readout}", values, PLATEAU_TEXT[readout], prov, *stats)
     if present:
         rs = [r for run in present for r in results.runs[run]]
         prov = provenance(rs, WORDS.join("list", present))
         spread_keys(reg, "plateau.all.steps", [plateau_steps(r) for r in rs], integer, prov, "min")
         spread_keys(reg, "plateau.all.first", [plateau_first(r) for r in rs], integer, prov, "max")
         spread_keys(reg, "plateau.all.slowdown", [plateau_slowdown(r) for r in rs], lambda x: fixed(x, 2), prov, "max")
+        # the runs in which every seed pauses, and those in which every seed stays to the end (a stall, no pause)
+        pausing = [run for run in present if all(isinstance(p, float) and p >= PAUSE * (1 + MARGIN_OTHER)
+                                                 for p in map(plateau_pause, results.runs[run]))]
+        reg.add("plateau.pausing.runs", len(pausing), integer(len(pausing)), prov)
         reg.add("plateau.all.runs", len(present), integer(len(present)), prov)
         reg.add("plateau.all.seeds", len(rs), integer(len(rs)), prov)
 
@@ -881,6 +949,39 @@ def add_escapes(reg: Scope, results: Results) -> None:
         if escaped:
             spread_keys(reg, f"{k}.escaped_step", [left_unigram_step(a) for a in escaped], integer, prov,
                         "min", "max", "range")
+            # the learning rate, as a fraction of the peak, at the step each of them first got clearly below the
+            # unigram loss; and the first validation step at which each was below it at all, with the rate there
+            spread_keys(reg, f"{k}.escaped_lr_over_peak", [lr_over_peak(a, left_unigram_step(a)) for a in escaped],
+                        lambda x: fixed(x, 2), prov, "min", "max", "range")
+            below = [first_below_unigram(a) for a in escaped]
+            spread_keys(reg, f"{k}.below_step", below, integer, prov, "min", "max", "range")
+            spread_keys(reg, f"{k}.below_lr_over_peak", [lr_over_peak(a, s) for a, s in zip(escaped, below)],
+                        lambda x: fixed(x, 2), prov, "min", "max", "range")
+
+
+def lr_over_peak(r, step: int) -> float:
+    """The learning rate of update `step` over the run's peak."""
+    return r.curves.lr[r.curves.step.index(step)] / r.config.lr
+
+
+def first_below_unigram(r):
+    """The first validation step after the first update at which the loss is below the unigram loss at all."""
+    floor = r.corpus.unigram_floor
+    return next((s for s, v in zip(r.val.step, r.val.loss) if s > 0 and v is not None and v < floor), NEVER)
+
+
+def add_edge_seed(reg: Scope, results: Results) -> None:
+    """Of the 12-layer Post-LN with warmup against Pre-Norm without it, the seed whose difference of final losses is
+    largest (edge.L12_post_w100.seed) and the Post-LN's final loss for it here (edge.L12_post_w100.here)."""
+    a, b = "c8_postln_L12_lr1e-3_warmup100", "c8_preln_L12_lr1e-3_nowarmup"
+    if a not in results.runs or b not in results.runs:
+        return
+    other = {r.config.seed: r.metrics.final_val_loss for r in results.runs[b]}
+    rs = [r for r in results.runs[a] if r.config.seed in other]
+    top = max(rs, key=lambda r: r.metrics.final_val_loss - other[r.config.seed])
+    prov = provenance([top], a)
+    reg.add("edge.L12_post_w100.seed", top.config.seed, str(top.config.seed), prov)
+    reg.add("edge.L12_post_w100.here", top.metrics.final_val_loss, fixed(top.metrics.final_val_loss, 3), prov)
 
 
 def add_parameters(reg: Scope, results: Results) -> None:
@@ -900,6 +1001,21 @@ def add_split(reg: Scope, results: Results) -> None:
     if len(learned) == 1:
         seed = learned[0].config.seed
         reg.add("split.learned_seed", seed, str(seed), provenance(rs, SPLIT))
+    # the stalled seed that ends lowest: which it is, how far below the unigram loss it ends, and how far its
+    # validation loss lies from the unigram loss at the last three evaluations (above: positive)
+    stalled = [r for r in rs if clearly_stalled(r)]
+    if stalled:
+        low = min(stalled, key=lambda r: r.metrics.final_val_loss)
+        one = provenance([low], SPLIT)
+        floor = low.corpus.unigram_floor
+        reg.add("split.lowest_stalled.seed", low.config.seed, str(low.config.seed), one)
+        below = floor - low.metrics.final_val_loss
+        reg.add("split.lowest_stalled.final_below_unigram", below, fixed(below, 3), one)
+        vals = [(s, v) for s, v in zip(low.val.step, low.val.loss) if v is not None][-3:]
+        for i, (s, v) in enumerate(vals):
+            reg.add(f"split.lowest_stalled.val{i}.step", s, integer(s), one)
+            reg.add(f"split.lowest_stalled.val{i}.above_unigram", v - floor, fixed(v - floor, 3), one)
+            reg.add(f"split.lowest_stalled.val{i}.below_unigram", floor - v, fixed(floor - v, 3), one)
 
 
 def add_numbers(reg: Scope, inputs) -> None:
@@ -914,4 +1030,5 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_continued(reg, inputs.results)
     add_escapes(reg, inputs.results)
     add_parameters(reg, inputs.results)
+    add_edge_seed(reg, inputs.results)
     add_split(reg, inputs.results)
