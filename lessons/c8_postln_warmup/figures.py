@@ -243,7 +243,7 @@ LOSS_SETS = {"four": SWEEP, "twelve": DEEP, "long": LONG + EPS}
 
 def train_loss(results: Results, lang: str) -> dict:
     """The training loss at every step, seed by seed, one view per set of runs (4 layers, 12 layers, the longer
-    runs and the ε control), with the unigram loss as a line: every run passes through that plateau, and the
+    runs and the ε control), with the unigram loss as a line: every run reaches it early, and the
     runs differ in whether and when they leave it."""
     t = WORDS.lang(lang)
     data, which = [], []

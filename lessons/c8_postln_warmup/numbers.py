@@ -348,7 +348,7 @@ QUOTED = {
     "c8_postln_L12_lr1e-3_nowarmup": Quoted(
         counts=("stalled",),
         trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",), "bottom_over_top.tail": ("max", "range"),
-               "bottom_update_over_top.tail": ("max", "range"), "bottom_update_over_decay.tail": ("min", "max", "range"),
+               "bottom_update_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "max", "range"),
                "bottom_grad_rms.tail": ("range",), "eps_over_bottom_grad_rms.tail": ("min",), "sliver_from": ("max",),
                "sliver_span": ("min", "range"),
                "init.embed_rms": ("range",), "init.block_rms": ("range",)},
@@ -364,8 +364,13 @@ QUOTED = {
     "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), trace={"bottom_over_top.min": ("min",)}),
     # the stalled runs continued past 400 steps at their final rate, and the 12-layer run with a smaller ε
     "c8_postln_lr1e-3_nowarmup_to1200": Quoted(counts=("left", "stalled"), readouts={"left_step": ("range",)}),
-    "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(counts=("left", "stalled")),
-    "c8_postln_L12_lr1e-3_nowarmup_eps1e-16": Quoted(counts=("left", "stalled")),
+    "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(counts=("left", "stalled"), readouts={"plateau_end": ("min", "max")}),
+    "c8_postln_L12_lr1e-3_nowarmup_eps1e-16": Quoted(
+        counts=("left", "stalled"),
+        trace={"bottom_update_over_top.tail": ("min", "max", "range"),
+               "bottom_update_over_decay.tail": ("min", "max", "range"),
+               "bottom_grad_rms.tail": ("range",), "bottom_over_top.tail": ("max", "range")},
+        trace_facts=("steps",)),
 }
 
 
