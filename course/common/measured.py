@@ -314,6 +314,7 @@ QUOTED: dict[str, Quoted] = {
     "c8_preln_L12_lr1e-3_warmup100": Quoted(config=("n_layer", "warmup_steps")),
     "c8_preln_lr1e-3_nowarmup": Quoted(config=("lr",)),
     "c8_postln_lr1e-3_nowarmup_to1200": Quoted(config=("max_steps", "decay_steps")),
+    "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(config=("max_steps", "decay_steps")),
 }
 
 

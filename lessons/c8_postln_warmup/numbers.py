@@ -364,7 +364,7 @@ QUOTED = {
     "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), trace={"bottom_over_top.min": ("min",)}),
     # the stalled runs continued past 400 steps at their final rate, and the 12-layer run with a smaller ε
     "c8_postln_lr1e-3_nowarmup_to1200": Quoted(counts=("left", "stalled"), readouts={"left_step": ("range",)}),
-    "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(counts=("left", "stalled"), readouts={"plateau_end": ("min", "max")}),
+    "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(counts=("left", "stalled"), readouts={"best_below_unigram": ("max",)}),
     "c8_postln_L12_lr1e-3_nowarmup_eps1e-16": Quoted(
         counts=("left", "stalled"),
         trace={"bottom_update_over_top.tail": ("min", "max", "range"),
@@ -946,6 +946,8 @@ def add_escapes(reg: Scope, results: Results) -> None:
         prov = provenance([x for p in pairs for x in p], f"{long} / {short}")
         k = f"long.{long}"
         reg.add(f"{k}.pairs", len(pairs), integer(len(pairs)), prov)
+        extra = results.runs[long][0].config.max_steps - results.runs[long][0].config.decay_steps
+        reg.add(f"{k}.extra_steps", extra, integer(extra), prov)
         reg.add(f"{k}.stalled_before", len(stalled), integer(len(stalled)), prov)
         escaped = [a for a, _ in stalled if clearly_left(a)]
         reg.add(f"{k}.escaped", len(escaped), integer(len(escaped)), prov)
