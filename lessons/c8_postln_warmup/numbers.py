@@ -45,7 +45,7 @@ SMOOTH = 10
 BAND = 0.05
 # A pause on the plateau: in its longest unbroken stay in the band the smoothed training loss falls per step at least
 # PAUSE times more slowly than both on its way there and over the AFTER steps after it leaves the band
-PAUSE = 1.5
+PAUSE = 1.3
 AFTER = 20
 C4_RUNS = ("c4_postln", "c4_postln_nowarmup_lr1e-2", "c4_preln_nowarmup_lr1e-2", "c4_baseline",
            "c4_baseline_lr1e-3")
@@ -751,7 +751,7 @@ PLATEAU_QUOTED = {   # run → read-out → statistics over its seeds (plateau.R
     "c8_postln_lr1e-3_warmup25": {"pause": ("min", "range")},
     "c8_postln_lr1e-3_warmup100": {"pause": ("min", "range")},
     "c8_postln_lr1e-3_warmup200": {"pause": ("min", "range")},
-    "c8_preln_L12_lr1e-3_nowarmup": {"pause": ("min", "range"), "rebound": ("max", "range")},
+    "c8_preln_L12_lr1e-3_nowarmup": {"rebound": ("max", "range")},
     "c8_postln_lr1e-3_nowarmup": {"first": ("min", "range")},
 }
 
