@@ -181,7 +181,7 @@ def test_the_cross_machine_drift_is_the_largest_move_of_a_final_loss_by_learning
     base = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_baseline"]}
     low = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_baseline_lr1e-3"]}
     quoted = "c8_postln_lr1e-3_nowarmup"   # a run whose drift a note quotes (QUOTED): its max and seed 1338 there
-    assert QUOTED[quoted].drift == ("max", "seed1338")
+    assert "max" in QUOTED[quoted].drift and "seed1338" in QUOTED[quoted].drift
     ln_low = {str(r.config.seed): r.metrics.final_val_loss for r in results.runs["c4_layernorm_lr1e-3"]}
     probe = "c8_init_preln_L2"   # trains nothing: its "final" loss is the init's, and stays out of the totals
     assert results.runs[probe][0].config.max_steps == 0
