@@ -369,7 +369,7 @@ QUOTED = {
         counts=("left", "stalled"),
         trace={"bottom_update_over_top.tail": ("min", "max", "range"),
                "bottom_update_over_decay.tail": ("min", "max", "range"),
-               "bottom_grad_rms.tail": ("range",), "bottom_over_top.tail": ("max", "range")},
+               "bottom_grad_rms.tail": ("min", "range")},
         trace_facts=("steps",)),
 }
 
@@ -441,7 +441,7 @@ def add_training(reg: Scope, results: Results) -> None:
         reg.add("trace.preln.runs", len(pre), integer(len(pre)),
                 computed(WORDS("trace.preln.runs"), EXPERIMENTS))
     # every traced Post-LN seed: how many are off the plateau at the trace's last update, how many still on it
-    post = [run for run in TRAINED if run.startswith("c8_postln") and run in results.runs
+    post = [run for run in TRAINED + EPS if run.startswith("c8_postln") and run in results.runs
             and all(r.trace is not None and r.trace.block_grad_norm for r in results.runs[run])]
     if post:
         rs = [r for run in post for r in results.runs[run]]
@@ -882,7 +882,9 @@ def add_first_updates(reg: Scope, results: Results) -> None:
         for readout, stats in quoted.items():
             values_of, text = PROBE_READOUTS[readout]
             spread_keys(reg, f"fu.{run}.{readout}", values_of(rs), text, prov, *stats)
-    probed = [run for run in PROBED if run in results.runs and run.startswith("c8_postln")
+    # pooled over the runs at the project's optimizer settings: the ε control (EPS) changes the optimizer, so it is
+    # not pooled with them
+    probed = [run for run in PROBED if run in results.runs and run.startswith("c8_postln") and run not in EPS
               and all(r.first_updates is not None for r in results.runs[run])]
     if not probed:
         return
