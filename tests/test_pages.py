@@ -211,12 +211,15 @@ UNREAD_FAMILIES: dict[str, str] = {
         "a model's config facts, added alike for every model of the KV-cache table",
     r"attention\.toy\.[a-z_.0-9]+": "the teaching example at every slider position and mask, added alike",
     r"(ffn\.runs|run|residual\.(compare|layers|stall)|normalization\.(compare|other_cpu\.compare|postln_learns"
-    r"|preln_trace|longer\.late)|gating\.(clamp|compare)|warmup\.(best_below_unigram|fu))\.[a-zA-Z0-9_.-]+"
+    r"|preln_trace|longer\.late)|gating\.(clamp|compare)|warmup\.(best_below_unigram|fu|long|plateau|plateau_end|trace))\.[a-zA-Z0-9_.-]+"
     r"\.(min|max|range|diff)":
         "a statistic over seeds that one call adds with its siblings, for every run of its loop",
     r"(gating\.clamp\.least\.acting_steps|gating\.fta\.c4g_attn_gate\.end\.top_below_line"
     r"|kv_cache\.calculator\.max_context|kv_cache\.runs\.c3_kv2\.saved_share|normalization\.lab_bench\.copy\.min_ms"
-    r"|run\.c4_baseline\.init_first_token_attention|attention\.cost\.skipped)":
+    r"|run\.c4_baseline\.init_first_token_attention|attention\.cost\.skipped"
+    r"|warmup\.left\.c8_postln_L12_lr1e-3_nowarmup_eps1e-16|warmup\.long\.[a-z0-9_-]+\.extra_steps"
+    r"|warmup\.split\.lowest_stalled\.val[0-9]\.(below|above)_unigram|warmup\.trace\.[a-zA-Z0-9_-]+\.steps"
+    r"|warmup\.trace\.c8_postln_lr1e-3_warmup25\.(off_plateau|lower_over_upper\.tail\.on_plateau\.min))":
         "a member of a set one loop adds alike (seed roles, runs, contexts, timings); the pages read the others",
 }
 
