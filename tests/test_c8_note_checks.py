@@ -271,6 +271,11 @@ def test_twelve_layers(base):
         if seed == 1337:
             d["metrics"]["final_val_loss"] += 0.7
     assert not verdict("twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_warmup100": higher_end}))[0]
+    # with its warmup the 12-layer Pre-Norm's gradient never exceeds a tenth of what it reached: "the warmup does
+    # not remove the gradient spikes" is false
+    def tamed(d, seed):
+        d["curves"]["grad_norm"] = [None if g is None else g / 10 for g in d["curves"]["grad_norm"]]
+    assert not verdict("twelve-layers", doctored(base, {"c8_preln_L12_lr1e-3_warmup100": tamed}))[0]
 
 
 def test_cross_machine(base):

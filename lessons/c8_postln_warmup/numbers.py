@@ -359,9 +359,10 @@ QUOTED = {
                "bottom_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "range")},
         trace_facts=("steps",)),
     "c8_preln_L12_lr1e-3_nowarmup": Quoted(
-        counts=("left",), readouts={"left_step": ("max", "range"), "grad_max": ("min", "range")},
+        counts=("left",), readouts={"left_step": ("max", "range"), "grad_max": ("min", "max", "range")},
         trace={"step1_per_lr": ("min", "max", "range"), "grad_step1": ("min", "range"), "bottom_over_top.min": ("min",)}),
-    "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), trace={"bottom_over_top.min": ("min",)}),
+    "c8_preln_L12_lr1e-3_warmup100": Quoted(counts=("left",), readouts={"grad_max": ("max", "range")},
+                                            trace={"bottom_over_top.min": ("min",)}),
     # the stalled runs continued past 400 steps at their final rate, and the 12-layer run with a smaller ε
     "c8_postln_lr1e-3_nowarmup_to1200": Quoted(counts=("left", "stalled"), readouts={"left_step": ("range",)}),
     "c8_postln_L12_lr1e-3_nowarmup_to800": Quoted(counts=("left", "stalled"), readouts={"best_below_unigram": ("max",)}),
