@@ -123,6 +123,9 @@ def add_models(reg: Scope, inputs: Inputs) -> list[CachePlan]:
                      "beyond": [key for key, T in (("at_32k", SHORT), ("at_128k", LONG))
                                 if p.max_context is None or T > p.max_context]})
     add_rows(reg, "models.rows", rows, computed(WORDS("models.rows"), FRONTIER, ANCHOR, KV))
+    from lessons.c3_kv_cache.twins import calculator_models   # the widget's models, read from the registry
+    add_rows(reg, "calculator.models", calculator_models(found, inputs),
+             computed(WORDS("calculator.models"), FRONTIER, ANCHOR, KV))
     reg.add("models.count", len(found), integer(len(found)), computed(WORDS("models.count"), FRONTIER, ANCHOR, KV))
     gqa = sum(1 for p in found if p.attention == "GQA")
     reg.add("models.count_gqa", gqa, integer(gqa), computed(WORDS("models.count_gqa"), FRONTIER, ANCHOR, KV))

@@ -1,12 +1,12 @@
 """The KV-cache lesson's widget: the KV-cache calculator (js/kv-calculator.js, its labels in
 js/kv-calculator.labels.json). Every model and number it starts from comes through data-config: the models'
-cache plans from course/common/kv_cache.py through the Python twin (twins.py), the registry's contexts."""
+cache plans from course/common/kv_cache.py through the Python twin (twins.py), put in the registry by
+numbers.py (kv_cache.calculator.models), and the registry's contexts."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from course.common.kv_cache import plans
-from course.common.schema import load_inputs
+from course.core.registry import table_rows
 from course.core.units import Widget, WidgetContext
 from course.core.widgets import load_labels
 from lessons.c3_kv_cache import twins
@@ -16,10 +16,9 @@ JS = Path(__file__).resolve().parent / "js"
 
 
 def kv_calculator(ctx: WidgetContext) -> dict:
-    inputs = load_inputs()
-    found, _ = plans(inputs)
+    # from the registry, like every page: a bad edit of a data file while serving keeps the last good models
     return {
-        "models": twins.calculator_models(found, inputs),
+        "models": table_rows(ctx.registry, "kv_cache.calculator.models"),
         "groups": list(GROUPS),
         "contextExponents": list(twins.CONTEXT_EXPONENTS),
         "batchExponents": list(twins.BATCH_EXPONENTS),
