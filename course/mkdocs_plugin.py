@@ -125,8 +125,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return self.session.page_html(html, page.url, getattr(page.file, "locale", None))
 
     def on_post_page(self, output, page, config):
-        output, styles, scripts = self.session.page_output(output, page.url)
+        output, styles, scripts, later = self.session.page_output(output, page.url)
         css = "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in styles)
+        css += "".join(f'<meta name="{n}" content="{get_relative_url(s, page.url)}">' for n, s in later.items())
         js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
         return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
 

@@ -252,6 +252,7 @@ def browser():
 # layout and resize observers, which may start a draw: a chart that settles at a new height is observed
 # again). Returns null, or what it still waits for after the timeout.
 SETTLED = """async (timeout) => {
+    if (window.CW && CW.wakeAll) CW.wakeAll();   // everything a reader would start by coming near it
     const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
     const waiting = () => [
         document.fonts.status !== 'loaded' && 'fonts',

@@ -29,8 +29,8 @@ def test_a_pseudo_language_made_of_files_builds_every_page_in_its_own_words(proj
             if u.title:   # the navigation names the unit by its words in the language
                 assert pseudo(u.words.lang("en")("title")) in html, f"{stem}: its title is not in the language's words"
     # the figures speak it, and the lab prints in it
-    for fig in sorted((root / "figures").glob("*.json")):
-        alt = json.loads(fig.read_text(encoding="utf-8"))["xx"]["alt"]
+    for fig in sorted((root / "figures").glob("*.xx.json")):   # what a page in the language fetches
+        alt = json.loads(fig.read_text(encoding="utf-8"))["alt"]
         assert alt.startswith("⟦"), f"{fig.name}: its text alternative is not in the language's words: {alt[:60]}"
     lab = (site / "c4/normalization-lab/index.html").read_text(encoding="utf-8")
     assert "⟦Project: " in lab, "the lab's set-up line is not in the language's words"

@@ -44,7 +44,7 @@ def test_serves_both_languages_without_a_build(server):
         assert re.search(rf'<html lang="{lang}', html), path
     assert hidden_size(server.get(LESSON["en"])) == "5,120"
     assert "plotly-figure" in server.get(LESSON["en"])
-    assert server.get("assets/figures/stream-rms.json").startswith("{")  # the figures the stage just wrote
+    assert server.get("assets/figures/stream-rms.zh.json").startswith("{")  # the figures the stage just wrote
     assert "jp-Notebook" in server.get("c4/normalization-lab/")   # shown without outputs until build.py runs it
 
 

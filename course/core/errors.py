@@ -26,6 +26,11 @@ class ClaimError(KnownError, RuntimeError):
     kind = "reading notes"
 
 
+class MissingTool(KnownError):
+    """A program the build runs (Node.js, a browser) is not installed."""
+    kind = "missing tool"
+
+
 class StaleResults(KnownError, RuntimeError):
     """Publishing (--frozen) found results that are stale or missing."""
     kind = "stale results"

@@ -1,7 +1,8 @@
 """Figure helpers and the figures stage: every unit's figures, written into figures/.
 
-figures/NAME.json holds one {data, layout, alt} per language the project declares; docs/assets/js/figures.js draws it on the
-site with the site's local plotly.js and applies the reader's palette (text and grid colors) at draw
+figures/NAME.json holds one {data, layout, alt} per language the project declares (what the pages' text
+alternatives and the tests read), and figures/NAME.LANG.json the one language a page fetches, its numbers to the
+digits a chart can show; docs/assets/js/figures.js draws it on the site with the site's local plotly.js and applies the reader's palette (text and grid colors) at draw
 time, so trace colors are mid-tones readable on both backgrounds. Beside it, figures/NAME.LANG.html is
 the figure on its own, for an author to open or embed: a page with the figure's data and its text
 alternative, drawn by the one local plotly.js in figures/ (no CDN), in the reader's light or dark palette.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from pathlib import Path
 
 from course.core.files import write_atomic
@@ -97,8 +99,27 @@ def standalone_html(fig: dict, lang: str, plotly: str) -> str:
 def figure_files(names: list[str], paths: Paths, languages: tuple[str, ...], out: Path | None = None) -> list[Path]:
     """Every file the figures stage writes for these figures."""
     out = out or paths.figures
-    return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.html" for n in names for lang in languages]
-            + [out / paths.plotly_js.name])
+    return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.{ext}" for n in names for lang in languages
+                                                   for ext in ("json", "html")] + [out / paths.plotly_js.name])
+
+
+SIGNIFICANT = 6   # digits a figure's numbers keep where a reader gets them: more than any chart or hover shows
+
+
+def sent(value):
+    """A figure's value as the site sends it: every float to SIGNIFICANT digits (a trace of a thousand steps
+    in full precision is several times the bytes, for digits no chart can show)."""
+    if isinstance(value, float):
+        return float(f"{value:.{SIGNIFICANT}g}") if math.isfinite(value) else value
+    if isinstance(value, list):
+        return [sent(v) for v in value]
+    if isinstance(value, dict):
+        return {k: sent(v) for k, v in value.items()}
+    return value
+
+
+def compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) -> list[Path]:
@@ -107,10 +128,11 @@ def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) 
     written = []
     for name, fig in build_figures(units, sources).items():
         path = out / f"{name}.json"
-        write_atomic(path, json.dumps(fig, ensure_ascii=False, separators=(",", ":")) + "\n")
+        write_atomic(path, compact(fig) + "\n")
         written.append(path)
-        for lang in units.languages:
-            write_atomic(out / f"{name}.{lang}.html", standalone_html(fig[lang], lang, paths.plotly_js.name))
+        for lang in units.languages:   # what a page in that language fetches, and the figure on its own
+            write_atomic(out / f"{name}.{lang}.json", compact(sent(fig[lang])) + "\n")
+            write_atomic(out / f"{name}.{lang}.html", standalone_html(sent(fig[lang]), lang, paths.plotly_js.name))
     plotly = out / paths.plotly_js.name  # one copy beside the pages, shared by all of them
     if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():
         write_atomic(plotly, paths.plotly_js.read_bytes())

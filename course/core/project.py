@@ -22,16 +22,30 @@ class Paths:
     site: Path
     figures: Path               # each figure: NAME.json (what the pages draw) and NAME.LANG.html (standalone)
     plotly_uri: str             # plotly.js, vendored under docs/ (the one copy every chart loads)
+    katex_uri: str              # KaTeX's folder, vendored under docs/: katex.min.js renders the formulas at build
     course_map: Path            # every chapter, lesson and topic the course names, written or planned
 
     @classmethod
-    def under(cls, root: Path, plotly_uri: str, course_map: str = "data/course-map.json") -> "Paths":
+    def under(cls, root: Path, plotly_uri: str, course_map: str = "data/course-map.json",
+              katex_uri: str = "assets/vendor/katex") -> "Paths":
         return cls(root=root, docs=root / "docs", build=root / ".build", site=root / "site",
-                   figures=root / "figures", plotly_uri=plotly_uri, course_map=root / course_map)
+                   figures=root / "figures", plotly_uri=plotly_uri, katex_uri=katex_uri, course_map=root / course_map)
 
     @property
     def plotly_js(self) -> Path:
         return self.docs / self.plotly_uri
+
+    @property
+    def katex_js(self) -> Path:
+        return self.docs / self.katex_uri / "katex.min.js"
+
+    @property
+    def katex_css_uri(self) -> str:
+        return f"{self.katex_uri}/katex.min.css"
+
+    @property
+    def rendered_formulas(self) -> Path:
+        return self.build / "formulas.json"
 
     @property
     def registry(self) -> Path:

@@ -135,6 +135,7 @@ class Session:
         self.search_entries = Recent()  # while serving: a page's search entries, by what they follow from
         self.template_code = TemplateCode() if serving else None
         self.converted = [0, 0]         # while serving: pages this build converted afresh, pages it rendered
+        self.formulas = None            # the formulas rendered so far (course/core/math.py), kept across rebuilds
         if serving:
             sys.dont_write_bytecode = True  # compiled files written into watched folders would trigger a rebuild
 
@@ -158,6 +159,9 @@ class Session:
         self._refresh_stages(draft)
         self.notebooks, self.stale_notebooks = {}, {}
         self.site = Site.load(self.project, self.pipeline.units, draft)
+        if self.formulas is None:
+            from course.core.math import Formulas
+            self.formulas = Formulas(self.project.paths.katex_js, self.project.paths.rendered_formulas)
         return self.site
 
     def _forget_edited_code(self) -> None:
@@ -222,14 +226,18 @@ class Session:
             html = self.site.notebook_html(html, self.notebooks[url][0], url, locale)
         return self.site.unwrap_blocks(html)
 
-    def page_output(self, output: str, url: str) -> tuple[str, list[str], list[str]]:
+    def page_output(self, output: str, url: str) -> tuple[str, list[str], list[str], dict[str, str]]:
         """A page's final HTML, marked when it shows a stale notebook (only while serving: a build executes
-        every stale notebook) and with the hint for moving among its numbers, and the styles and scripts it needs."""
+        every stale notebook), with the hint for moving among its numbers and its formulas rendered; and the
+        styles and scripts it needs, and the ones it loads only when a reader comes near what uses them."""
         if url in self.stale_notebooks:
             output = self.site.mark_stale(output, url, self.stale_notebooks[url])
         output = self.site.number_keys_hint(output, url)
-        styles, scripts = self.site.page_assets(output)
-        return output, styles, scripts
+        output = self.formulas.page(output)
+        if url in self.notebooks:  # the notebook renderer inlines all of JupyterLab's stylesheet
+            from course.core.css import prune_inline_styles
+            output = prune_inline_styles(output)
+        return (output,) + self.site.page_assets(output)
 
     def reused_render(self, key: str):
         """While serving, what converting a page with this key made in an earlier rebuild, or None."""
@@ -244,6 +252,7 @@ class Session:
         Material's language switcher fetches it."""
         from course.core.files import write_atomic
         from course.core.languages import Languages
+        self.formulas.save()
         for url, (src_uri, source, dest) in self.notebooks.items():
             if dest.parent.is_dir():
                 write_atomic(dest, self.site.learner_notebook(source, src_uri, url))

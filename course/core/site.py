@@ -290,20 +290,23 @@ class Site:
         """Unwrap every paragraph that holds nothing but block-level markup (the pages stay as written)."""
         return BLOCK_IN_P.sub(r"\1", html_out)
 
-    def page_assets(self, html_out: str) -> tuple[list[str], list[str]]:
-        """(stylesheets, scripts) this page needs, as site paths: each widget's module and stylesheet, and
-        plotly.js when a figure (a lesson's or a notebook's) or a widget that draws charts is on it."""
+    def page_assets(self, html_out: str) -> tuple[list[str], list[str], dict[str, str]]:
+        """(stylesheets, scripts, later) this page needs, as site paths: each widget's module and stylesheet,
+        KaTeX's stylesheet where a formula is; and in `later`, what the page's scripts load only when a reader
+        comes near what uses it, by name: plotly.js (`course-plotly`) when a figure (a lesson's or a
+        notebook's) or a widget that draws charts is on it."""
+        from course.core.math import has_math
         names = sorted(set(WIDGET_ROOT.findall(html_out)))
         scripts, styles, plotly = [], [], 'class="plotly-figure"' in html_out
+        if has_math(html_out):
+            styles.append(self.project.paths.katex_css_uri)
         for name in names:
             unit, widget = self.units.widget(name)
             scripts.append(unit_script(unit.id, widget.script))
             if unit.css(widget).exists():
                 styles.append(unit_script(unit.id, unit.css(widget).name))
             plotly = plotly or widget.plotly
-        if plotly:
-            scripts.insert(0, self.project.paths.plotly_uri)
-        return styles, scripts
+        return styles, scripts, {"course-plotly": self.project.paths.plotly_uri} if plotly else {}
 
     def generated_files(self) -> dict[str, Path]:
         """Site path → source of every file the site serves that is not under docs/: the units' widget
@@ -313,8 +316,9 @@ class Site:
             extra[unit_script(unit.id, widget.script)] = unit.js(widget)
             if unit.css(widget).exists():
                 extra[unit_script(unit.id, unit.css(widget).name)] = unit.css(widget)
-        for fig in sorted(self.project.paths.figures.glob("*.json")):
-            extra[f"assets/figures/{fig.name}"] = fig
+        for fig in sorted(self.project.paths.figures.glob("*.json")):  # each language's data, as its pages fetch it
+            if fig.stem.rpartition(".")[2] in self.project.languages:
+                extra[f"assets/figures/{fig.name}"] = fig
         return extra
 
     # ------------------------------------------------------------ notebooks

@@ -354,8 +354,52 @@
     return Promise.resolve(promise).finally(function () { busy--; });
   };
   CW.idle = function () { return busy === 0; };
+
+  // ------------------------------------------------------------ loading when a reader comes near
+
+  // A widget initializes, and a figure fetches its data and draws, when it comes within a screen's height of
+  // the viewport (scrolled to, a tab or a block opened, focus moved there), so the first view parses no chart
+  // code; CW.wakeAll() starts everything still waiting (before printing; the tests, which then wait for it).
+  // plotly.js loads with the first chart drawn: the page names it in <meta name="course-plotly">.
+  var waiting = new Map();
+  var near = window.IntersectionObserver && new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) { if (e.isIntersecting) wake(e.target); });
+  }, { rootMargin: "100% 0px" });
+  function wake(el) {
+    var fn = waiting.get(el);
+    if (!fn) return;
+    waiting.delete(el);
+    near.unobserve(el);
+    fn();
+  }
+  CW.whenNear = function (el, fn) {
+    if (!near || CW.eager) return fn();
+    waiting.set(el, fn);
+    near.observe(el);
+  };
+  CW.wakeAll = function () {
+    CW.eager = true;
+    Array.from(waiting.keys()).forEach(wake);
+  };
+  window.addEventListener("beforeprint", function () { CW.wakeAll(); });
+  var plotly = null;
+  CW.plotly = function () {
+    if (window.Plotly) return Promise.resolve(window.Plotly);
+    return plotly = plotly || new Promise(function (resolve, reject) {
+      var named = document.querySelector('meta[name="course-plotly"]'), s = document.createElement("script");
+      if (!named) return reject(new Error("course: a chart on a page that names no plotly.js"));
+      s.src = named.getAttribute("content");
+      s.onload = function () { resolve(window.Plotly); };
+      s.onerror = function () { plotly = null; reject(new Error("course: plotly.js did not load from " + s.src)); };
+      document.head.appendChild(s);
+    });
+  };
   // draw `layout` in node, fitted; `config` is plotly's; resolves once the text has been fitted
   CW.draw = function (node, data, layout, config) {
+    if (!window.Plotly) {
+      var args = arguments;
+      return CW.track(CW.plotly().then(function () { return CW.draw.apply(null, args); }));
+    }
     var modebar = config.displayModeBar !== false;
     var d = CW.visibleDashes(data);
     if (!node.__cwLast && resized) resized.observe(node);
@@ -370,7 +414,6 @@
     return CW.track(pass(1));
   };
   CW.plot = function (node, data, layout) {
-    if (!window.Plotly) return;
     return CW.draw(node, data, CW.layout(layout), { responsive: true, displaylogo: false, displayModeBar: false });
   };
   var paletteWatchers = [];
@@ -384,10 +427,13 @@
     document.querySelectorAll("[data-widget]").forEach(function (root) {
       var init = inits[root.getAttribute("data-widget")];
       if (!init || root.getAttribute("data-ready") === "true") return;
-      var config = JSON.parse(root.getAttribute("data-config") || "{}");
-      root.textContent = "";
-      init(root, config, root.getAttribute("data-mode"));
-      root.setAttribute("data-ready", "true");
+      CW.whenNear(root, function () {
+        if (root.getAttribute("data-ready") === "true" || !document.body.contains(root)) return;
+        var config = JSON.parse(root.getAttribute("data-config") || "{}");
+        root.textContent = "";
+        init(root, config, root.getAttribute("data-mode"));
+        root.setAttribute("data-ready", "true");
+      });
     });
   };
   function start() {

@@ -1,6 +1,6 @@
-// Draw every <div class="plotly-figure" data-figure="NAME"> from assets/figures/NAME.json with the
-// site's one local plotly.js (loaded only on pages that have a figure). A figure file holds one
-// {data, layout, alt, narrow?} per language; colors follow the reader's palette (CW.layout, common.js) and
+// Draw every <div class="plotly-figure" data-figure="NAME"> from assets/figures/NAME.LANG.json with the
+// site's one local plotly.js, when a reader comes near it (CW.whenNear, common.js: the data and plotly.js
+// load then, not with the page). A figure file holds the page's language's {data, layout, alt, narrow?}; colors follow the reader's palette (CW.layout, common.js) and
 // are redrawn when the palette is switched. CW.draw (common.js) fits the text to the figure's width; on a
 // narrow screen (under 560 px) a figure's `narrow` layout, if it has one, is merged over its layout (two
 // subplots side by side stacked, say). The modebar keeps two buttons: save as PNG, reset the axes.
@@ -28,24 +28,25 @@
     if (f.narrow && (el.clientWidth || window.innerWidth) < NARROW) layout = merge(layout, f.narrow);
     var config = Object.assign({}, CONFIG, { toImageButtonOptions: { filename: name || "figure" } });
     return Promise.resolve(CW.draw(el, f.data, CW.layout(layout), config)).then(function () {
+      el.classList.add("figure-drawn");
       el.dispatchEvent(new CustomEvent("figure:drawn", { bubbles: true }));
     });
   }
   function draw(el) {
     if (el.dataset.inline) return plot(el, JSON.parse(el.dataset.inline)); // a notebook's own figure
     var name = el.dataset.figure, lang = CW.lang(el);
-    var url = new URL("assets/figures/" + name + ".json", siteBase());
-    CW.track((cache[url] = cache[url] || fetch(url).then(function (r) { return r.json(); }))
-      .then(function (fig) {
-        var f = fig[lang];
+    var url = new URL("assets/figures/" + name + "." + lang + ".json", siteBase());
+    CW.track((cache[url] = cache[url] || fetch(url).then(function (r) { return r.ok ? r.json() : null; }))
+      .then(function (f) {
         if (!f) { el.textContent = CW.missing("the figure " + name, lang); return; }
         el.setAttribute("aria-label", f.alt || f.layout.title && f.layout.title.text || name);
         return plot(el, f, name);
       }));
   }
-  function drawAll() {
-    if (!window.Plotly) return;
-    document.querySelectorAll(".plotly-figure[data-figure], .plotly-figure[data-inline]").forEach(draw);
+  function drawAll() {   // on a page switch, and again when the palette changes (each drawn one redraws)
+    document.querySelectorAll(".plotly-figure[data-figure], .plotly-figure[data-inline]").forEach(function (el) {
+      CW.whenNear(el, function () { draw(el); });
+    });
   }
   drawAll.root = document.body;
   document$.subscribe(drawAll);

@@ -1,20 +1,9 @@
-// Render arithmatex's \( \) and \[ \] spans with the site's local KaTeX, on every page switch; and the
-// same math in the tables of contents, where the toc extension leaves a heading's formula as its source
-// text ("乘 \(1/\sqrt{N}\)"). A display formula wider than its column shrinks to fit (down to 70%, which
+// The formulas come rendered by the build (course/core/math.py: KaTeX's HTML, the tables of contents' too).
+// A display formula wider than its column shrinks to fit (down to 70%, which
 // is enough on a 390 px phone), and only past that scrolls sideways in its own box, which the keyboard
 // can then reach; measured again whenever its column changes width (a window resized, a content tab shown:
 // a formula in a hidden tab has no width to measure until its tab is selected).
 (function () {
-  var opts = {
-    delimiters: [
-      { left: "\\(", right: "\\)", display: false },
-      { left: "\\[", right: "\\]", display: true },
-    ],
-    throwOnError: false,
-  };
-  function fit() {
-    document.querySelectorAll("div.arithmatex").forEach(fitOne);
-  }
   function fitOne(el) {
     var k = el.querySelector(".katex-display > .katex");
     if (!k || !el.clientWidth) return;   // not rendered yet, or hidden (no width to fit)
@@ -39,16 +28,18 @@
       if (widths.get(el) !== el.clientWidth) { widths.set(el, el.clientWidth); fitOne(el); }
     });
   });
+  // each formula is measured when a reader comes near it (CW.whenNear, common.js), not all at once on load
+  var near = [];
+  function fit() { near.forEach(fitOne); }
   document$.subscribe(function () {
-    document.querySelectorAll(".arithmatex").forEach(function (el) { renderMathInElement(el, opts); });
-    document.querySelectorAll(".md-nav__link").forEach(function (el) {
-      if (el.textContent.indexOf("\\(") >= 0) renderMathInElement(el, opts);
+    near = [];
+    if (watch) watch.disconnect();
+    document.querySelectorAll("div.arithmatex").forEach(function (el) {
+      CW.whenNear(el, function () {
+        near.push(el);
+        if (watch) watch.observe(el); else fitOne(el);   // the observer measures it once at the start
+      });
     });
-    fit();
-    if (watch) {
-      watch.disconnect();
-      document.querySelectorAll("div.arithmatex").forEach(function (el) { watch.observe(el); });
-    }
     // KaTeX's fonts may arrive after the first measurement and widen a formula: measure again then
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
   });
