@@ -1,11 +1,15 @@
-"""Each page loads what it uses and nothing more: a widget's module only where that widget is, plotly.js
-only where a figure or a charting widget draws; the home page and the appendix load neither."""
+"""Each page loads what it uses and nothing more: a widget's module only where that widget is; plotly.js is
+never loaded with a page, only named (<meta name="course-plotly">) where a figure or a charting widget draws, for
+common.js to load when a reader comes near a chart; KaTeX's stylesheet only where a formula is, and KaTeX's
+script nowhere (the build renders the formulas); the home page and the appendix load none of these."""
 import re
 
 from conftest import LANGS, page_url
 from course.paths import PLOTLY_URI
 
 SCRIPT = re.compile(r'<script src="([^"]+)"')
+PLOTLY_META = re.compile(r'<meta name="course-plotly" content="([^"]+)">')
+STYLESHEET = re.compile(r'<link rel="stylesheet" href="([^"]+)"')
 
 
 def scripts(site_dir, path: str) -> list[str]:
@@ -18,7 +22,8 @@ def test_the_home_page_and_the_appendix_load_no_plotly_and_no_widget(site_dir):
         prefix = "en/" if lang == "en" else ""
         for page in ("", "appendix/numbers/", "appendix/references/"):
             found = scripts(site_dir, prefix + page)
-            assert not any("plotly" in s for s in found), f"{prefix + page} loads plotly.js: {found}"
+            html = (site_dir / (prefix + page) / "index.html").read_text(encoding="utf-8")
+            assert not any("plotly" in s for s in found) and not PLOTLY_META.search(html), f"{prefix + page} names plotly.js"
             assert not any("/units/" in s for s in found), f"{prefix + page} loads widget modules: {found}"
 
 
@@ -37,8 +42,14 @@ def test_every_page_loads_exactly_its_widgets_and_plotly_only_if_it_draws(site_d
         loaded = {s.rsplit("/", 1)[-1] for s in scripts(site_dir, path) if "/units/" in s}
         assert loaded == {units.widget(n)[1].script for n in used}, (path, loaded, used)
         needs_plotly = 'class="plotly-figure"' in html or any(units.widget(n)[1].plotly for n in used)
-        assert any("plotly" in s for s in scripts(site_dir, path)) == needs_plotly, path
-        assert html.count(PLOTLY_URI.rsplit("/", 1)[-1]) <= 1, path
+        assert not any("plotly" in s or "katex" in s for s in scripts(site_dir, path)), f"{path} loads plotly.js or KaTeX"
+        named = PLOTLY_META.findall(html)
+        assert bool(named) == needs_plotly, path
+        for src in named:   # the one vendored copy, where the page says
+            assert (site_dir / path / src).resolve() == (site_dir / PLOTLY_URI).resolve(), (path, src)
+        has_math = 'class="katex' in html
+        assert any("katex.min.css" in s for s in STYLESHEET.findall(html)) == has_math, path
+        assert not re.search(r'class="arithmatex">\\[(\[]', html), f"{path}: a formula left as TeX for the browser"
 
 
 def test_every_script_a_page_names_exists(site_dir):
