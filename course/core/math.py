@@ -21,8 +21,25 @@ RENDERER = Path(__file__).with_name("katex.js")
 SPAN = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
 BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.S)
 # the tables of contents (Material's nav) carry a heading's text, its formula as TeX between \( and \)
+# a display formula's equations: what its source separates by a \qquad outside braces, \left…\right and
+# environments (a phone shows them on lines of their own when the whole does not fit: docs/assets/js/math.js)
+TEX_TOKEN = re.compile(r"\\[a-zA-Z]+|\\.|[{}]|[^\\{}]+")
 NAV_TEXT = re.compile(r'(<span class="md-ellipsis">)(.*?)(</span>)', re.S)
 INLINE_TEX = re.compile(r"\\\((.+?)\\\)", re.S)
+
+
+def equations(tex: str) -> list[str]:
+    parts, depth = [""], 0
+    for token in TEX_TOKEN.findall(tex):
+        if token in ("{", "\\left", "\\begin"):
+            depth += 1
+        elif token in ("}", "\\right", "\\end"):
+            depth -= 1
+        if token == "\\qquad" and depth == 0:
+            parts.append("")
+        else:
+            parts[-1] += token
+    return [p.strip() for p in parts if p.strip()]
 
 
 class Formulas:
@@ -64,7 +81,8 @@ class Formulas:
     def page(self, html_out: str) -> str:
         """The page with every arithmatex formula, and every formula of its tables of contents, rendered."""
         spans = [(html.unescape(m.group(1)), False) for m in SPAN.finditer(html_out)]
-        blocks = [(html.unescape(m.group(1)), True) for m in BLOCK.finditer(html_out)]
+        blocks = [(tex, True) for m in BLOCK.finditer(html_out)
+                  for tex in [html.unescape(m.group(1)).strip()] + equations(html.unescape(m.group(1)).strip())]
         navs = [(html.unescape(t), False) for m in NAV_TEXT.finditer(html_out) for t in INLINE_TEX.findall(m.group(2))]
         if not spans and not blocks and not navs:
             return html_out
@@ -73,10 +91,20 @@ class Formulas:
         def inline(tex: str) -> str:
             return self.done[self.key(html.unescape(tex), False)]
         html_out = SPAN.sub(lambda m: f'<span class="arithmatex">{inline(m.group(1))}</span>', html_out)
-        html_out = BLOCK.sub(lambda m: f'<div class="arithmatex">{self.done[self.key(html.unescape(m.group(1)), True)]}</div>',
-                             html_out)
+        html_out = BLOCK.sub(lambda m: self._display(html.unescape(m.group(1)).strip()), html_out)
         return NAV_TEXT.sub(lambda m: m.group(1) + INLINE_TEX.sub(lambda t: inline(t.group(1)), m.group(2)) + m.group(3),
                             html_out)
+
+    def _display(self, tex: str) -> str:
+        """A display formula: whole, and, where it has several equations, each on a line of its own (hidden;
+        math.js shows them instead of the whole when the whole is wider than its column)."""
+        whole = self.done[self.key(tex, True)]
+        parts = equations(tex)
+        if len(parts) < 2:
+            return f'<div class="arithmatex">{whole}</div>'
+        lines = "".join(f"<span>{self.done[self.key(p, True)]}</span>" for p in parts)
+        return (f'<div class="arithmatex"><span class="math-whole">{whole}</span>'
+                f'<span class="math-parts" hidden>{lines}</span></div>')
 
     def save(self) -> None:
         if self.added:

@@ -1,17 +1,32 @@
 // The formulas come rendered by the build (course/core/math.py: KaTeX's HTML, the tables of contents' too).
-// A display formula wider than its column shrinks to fit (down to 70%, which
-// is enough on a 390 px phone), and only past that scrolls sideways in its own box, which the keyboard
-// can then reach; measured again whenever its column changes width (a window resized, a content tab shown:
-// a formula in a hidden tab has no width to measure until its tab is selected).
+// A display formula is never shrunk: one wider than its column is laid out for it. A formula of several
+// equations (what its source separates by a \qquad outside any group) comes from the build also as one line
+// per equation (.math-parts, hidden), shown instead of the whole when the whole does not fit; a line still
+// too wide breaks after a relation or an operator, as inline math does (course.css lets a display formula
+// wrap). Only a part that cannot break (a fraction wider than the column) leaves the formula wider than its
+// box; then it scrolls sideways in that box, which shows that it scrolls and which the keyboard can reach.
+// Laid out again whenever its column changes width (a window resized, a content tab shown: a formula in a
+// hidden tab has no width to measure until its tab is selected); each formula is first measured when a
+// reader comes near it (CW.whenNear, common.js), not all at once on load.
 (function () {
+  function overflows(el) { return el.scrollWidth > el.clientWidth + 1; }
+  function lines(el, on) {
+    var whole = el.querySelector(":scope > .math-whole"), parts = el.querySelector(":scope > .math-parts");
+    if (!whole || !parts) return false;
+    whole.hidden = on;
+    parts.hidden = !on;
+    el.classList.toggle("math-lines", on);
+    return true;
+  }
   function fitOne(el) {
-    var k = el.querySelector(".katex-display > .katex");
-    if (!k || !el.clientWidth) return;   // not rendered yet, or hidden (no width to fit)
-    k.style.fontSize = "";
-    // the box's own scroll width counts too: the display block's margins can overflow where the formula fits
-    var room = el.clientWidth, need = Math.max(k.scrollWidth, el.scrollWidth);
-    if (need > room) k.style.fontSize = Math.max(0.7, room / need) * 100 + "%";
-    var scrolls = Math.max(k.scrollWidth, el.scrollWidth) > el.clientWidth + 1, tex = el.querySelector("annotation");
+    if (!el.clientWidth) return;   // hidden (no width to fit)
+    el.classList.remove("math-wrap");
+    lines(el, false);              // the column may hold it whole now
+    if (overflows(el)) {
+      lines(el, true);
+      el.classList.add("math-wrap");   // and a line still too wide breaks after a relation or an operator
+    }
+    var scrolls = overflows(el), tex = el.querySelector("annotation");
     el.classList.toggle("math-scroll", scrolls);
     if (scrolls) {
       el.setAttribute("tabindex", "0");
@@ -28,7 +43,6 @@
       if (widths.get(el) !== el.clientWidth) { widths.set(el, el.clientWidth); fitOne(el); }
     });
   });
-  // each formula is measured when a reader comes near it (CW.whenNear, common.js), not all at once on load
   var near = [];
   function fit() { near.forEach(fitOne); }
   document$.subscribe(function () {
