@@ -130,6 +130,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
         return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
 
+    @event_priority(-200)  # after static-i18n's (-100), which builds the other languages and writes the search index
     def on_post_build(self, config):
         self.session.finish(Path(config["site_dir"]))
 

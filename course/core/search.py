@@ -72,8 +72,10 @@ def subjects(units: Units, lang: str) -> dict[str, list[str]]:
 
 
 def add_subjects(index_path: Path, units: Units) -> None:
-    """Rewrite the site's search index (atomically) with every unit's subjects on its page's entry. A unit
-    whose page the index lacks is an error naming it; a site without a search index is left as it is."""
+    """Rewrite the site's search index (atomically) with every unit's subjects on its page's entry, in each
+    language the index holds (an engine may write it after each language's build, the others' still to come).
+    A unit whose page the index lacks in such a language is an error naming it; a site without a search
+    index is left as it is."""
     if not index_path.exists():
         return
     index = json.loads(index_path.read_text(encoding="utf-8"))
@@ -83,6 +85,8 @@ def add_subjects(index_path: Path, units: Units) -> None:
     by_location = {d["location"]: d for d in docs}
     for lang in languages:
         own = [d for d in docs if languages.of_url(d["location"]) == lang]
+        if not own:
+            continue
         words = vocabulary(own, separator)
         for url, named in subjects(units, lang).items():
             if url not in by_location:

@@ -1,6 +1,10 @@
-// mkdocs-material's search worker, loaded as it is (no copy of it is kept), with one fix: how a query's
-// Chinese is cut into words. search.js starts this script instead of Material's worker and names Material's
-// worker after the "#".
+// mkdocs-material's search worker, loaded as it is (no copy of it is kept), with two fixes: a query is
+// never one lunr cannot parse, and its Chinese is cut into the right words. search.js starts this script
+// instead of Material's worker and names Material's worker after the "#".
+//
+// lunr reads "~" and "^" as a fuzzy match and a boost, each followed by a number ("term~1", "term^2"); "~a",
+// "a~b" or "a^b" made it throw, and Material answered no results with an "Invalid query" warning. Such a
+// sign is read as a space: "a~b" searches for "a" and "b".
 //
 // The index holds Chinese as the words jieba found at build time. Material cuts each Han run of a query into
 // words of the index before lunr reads it (in its search(): query.replace(/\p{sc=Han}+/gu, …)), but its cut
@@ -11,6 +15,18 @@
 (function () {
   "use strict";
   var material = decodeURIComponent(location.hash.slice(1));
+  var SIGN = /[~^](?!\d+(\s|$))/g;   // a fuzzy or boost sign without its number
+
+  // Material answers each message in the listener it adds; a query (the one message whose data is text)
+  // reaches it with those signs read as spaces
+  var listen = self.addEventListener;
+  self.addEventListener = function (type, fn, options) {
+    if (type !== "message") return listen.call(self, type, fn, options);
+    return listen.call(self, type, function (ev) {
+      var m = ev.data;
+      return fn(m && typeof m.data === "string" ? { data: Object.assign({}, m, { data: m.data.replace(SIGN, " ") }) } : ev);
+    }, options);
+  };
   var load = self.importScripts;
   // Material loads its language scripts from paths relative to its own worker
   self.importScripts = function () {
