@@ -12,16 +12,16 @@
 //    phone's keyboard may come with no keyup carrying it, so the query stayed unsent ("残差" found nothing
 //    until a space was typed); every `input` outside a composition, and every compositionend, is passed
 //    on as a keyup.
-// 4. Material's search worker cuts a Chinese query into the wrong words ("归一化" into "归" and "一"):
-//    search-worker.js, beside this script, runs Material's worker with that cut fixed, and is started in
-//    its place.
+// 4. Material's search worker cuts a Chinese query into the wrong words ("归一化" into "归" and "一"), and
+//    fails a query lunr cannot parse ("~a", "a^b"): search-worker.js, beside this script, runs Material's
+//    worker with both fixed, and is started in its place.
 (function () {
   "use strict";
   var INDEX = /(^|\/)search\/search_index\.json$/;
   var WORKER = /\/workers\/search\.[\w.]+\.js$/;
   var here = document.currentScript ? document.currentScript.src : location.href;
 
-  // ---------------------------------------------------------------- 4. the worker, with its cut fixed
+  // ---------------------------------------------------------------- 4. the worker, fixed
   var Native = window.Worker;
   if (Native) {
     window.Worker = function (url, options) {
