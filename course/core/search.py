@@ -47,7 +47,8 @@ def vocabulary(docs: list[dict], separator: re.Pattern) -> set[str]:
 
 def longest_match(run: str, words: set[str]) -> list[str]:
     """A run of an unspaced script cut into the longest words of `words`, left to right (a character no word
-    starts with stands alone). The search worker cuts a query the same way (search-worker.js, `cut`)."""
+    starts with stands alone). The search worker cuts a query the same way (search-worker.js, `cut`), and
+    also keeps whole a rest that begins a word (one still being typed)."""
     out, i = [], 0
     while i < len(run):
         j = next((j for j in range(len(run), i + 1, -1) if run[i:j] in words), i + 1)
