@@ -4,7 +4,7 @@ words "subjects", course/core/search.py); a Chinese query is highlighted in the 
 character by character (docs/assets/js/search-worker.js); and the search worker never fails a query (a
 prefix once made it throw: mkdocs.yml says why digits separate words)."""
 import re
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -127,18 +127,20 @@ def test_a_query_that_names_a_lessons_subject_finds_that_lesson_first(open_page,
 
 
 def test_a_chinese_query_is_highlighted_in_the_words_jieba_found(open_page):
-    """Each mark in the results begins with a word jieba cut the query into (a word may go on: the last is a
-    prefix), so "归一化" marks 归一化, never each 一 of the page."""
+    """Each mark in the results, and each term a result's link asks its page to highlight (?h=), begins with a
+    word jieba cut the query into (a word may go on: the last is a prefix), so "归一化" marks 归一化, never
+    each 一 of the page."""
     import jieba
     v, failed = search_page(open_page, LANGS[0])
     stray = []
     for query in [q for q in NAMES[LANGS[0]] if CJK_RUN.fullmatch(q)]:
         cut = [w for w in jieba.cut(query) if w.strip()]
-        search(v.page, query)
+        links = search(v.page, query)
         marks = v.page.eval_on_selector_all(".md-search-result__item mark", "ms => ms.map(m => m.textContent)")
-        assert marks, f"{query!r}: nothing highlighted"
+        asked = {t for url in links for t in " ".join(parse_qs(urlparse(url).query).get("h", [])).split()}
+        assert marks and asked, f"{query!r}: nothing highlighted"
         stray += [f"{query!r} (jieba: {' / '.join(cut)}) highlights {m!r}"
-                  for m in sorted(set(marks)) if not any(m.replace("\u200b", "").startswith(w) for w in cut)]
+                  for m in sorted(set(marks) | asked) if not any(m.replace("\u200b", "").startswith(w) for w in cut)]
     assert failed == [], failed
     assert stray == [], "\n".join(stray)
     v.check_clean()
