@@ -19,7 +19,7 @@ from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
@@ -131,8 +131,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
         return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
 
-    def on_post_build(self, config):
+    def _finish(self, config):
         self.session.finish(Path(config["site_dir"]))
+
+    @event_priority(-200)  # after static-i18n's (-100), which builds the other languages and writes the search index
+    def _rank_search(self, config):
+        self.session.rank_search(Path(config["site_dir"]))
+
+    on_post_build = CombinedEvent(_finish, _rank_search)
 
     def on_serve(self, server, config, builder):
         """Watch every folder the stages read from or import code from (derived from what they read)."""

@@ -6,8 +6,9 @@
 
 It writes, and touches nothing else:
     lessons/c<N>_<namespace>/__init__.py   the lesson's unit: its names and pages
-    lessons/c<N>_<namespace>/words.zh.json, words.en.json   its words, one file per language: its title
-                                           and question to start with (course/core/words.py)
+    lessons/c<N>_<namespace>/words.zh.json, words.en.json   its words, one file per language: its title,
+                                           question and subjects (what search finds it by: its title to
+                                           start with) (course/core/words.py)
     lessons/c<N>_<namespace>/numbers.py    its registry numbers (one to start with)
     docs/c<N>/<slug>.md, <slug>.en.md      its pages: a section with an id and that number
 and, when no unit writes chapter c<N> yet,
@@ -204,7 +205,7 @@ def plan(root: Path, ref: str, slug: str, namespace: str | None, title: dict, qu
     page = Languages(langs).page_file
     files = {
         root / "lessons" / package / "__init__.py": LESSON_INIT.substitute(fill),
-        **words_files(root / "lessons" / package, langs, title=t, question=q),
+        **words_files(root / "lessons" / package, langs, title=t, question=q, subjects=t),  # searched for by its title
         root / "lessons" / package / "numbers.py": LESSON_NUMBERS.substitute(fill),
         **{root / "docs" / page(f"c{chapter}/{slug}", lang): LESSON_PAGE[lang].substitute(fill) for lang in langs},
     }

@@ -246,6 +246,11 @@ class Session:
         self.converted[1] += 1
         return cached
 
+    def rank_search(self, site_dir: Path) -> None:
+        """Once the site's search index is written: each unit's page gets its subjects (course/core/search.py)."""
+        from course.core.search import add_subjects
+        add_subjects(site_dir / "search" / "search_index.json", self.site.units)
+
     def finish(self, site_dir: Path) -> None:
         """After a build: each notebook's download becomes the learner's copy; the i18n sitemap (written
         at the site root, listing every language) is placed beside each other language's root too, where

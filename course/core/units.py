@@ -89,6 +89,9 @@ class Unit:
     notebook_question: dict[str, str] = field(default_factory=dict)  # (words "notebook.title", "notebook.question")
     overview: dict[str, str] = field(default_factory=dict)  # a chapter's overview page in the navigation, if
                                                             # not the course's word for an overview ("overview")
+    # what a reader names when searching for it (words "subjects", listed as the language lists them): search
+    # ranks its page first for them (course/core/search.py)
+    subjects: dict[str, str] = field(default_factory=dict)
     module: str = ""                # the module that defines it (set by discover)
     words: Optional[Words] = None   # its words files (set by discover)
 
@@ -182,7 +185,7 @@ class Units:
 
 # what a unit's words give it: its field → the word's key
 SAID = {"title": "title", "question": "question", "notebook_title": "notebook.title",
-        "notebook_question": "notebook.question", "overview": "overview"}
+        "notebook_question": "notebook.question", "overview": "overview", "subjects": "subjects"}
 
 
 def _as_found(unit: Unit, module: str, languages: tuple[str, ...]) -> Unit:

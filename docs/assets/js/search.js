@@ -1,5 +1,5 @@
 // Search on a bilingual site, with mkdocs-material's own search worker and index (no fork of either).
-// Loaded in <head>, before Material's bundle (overrides/main.html); it adapts three things Material does
+// Loaded in <head>, before Material's bundle (overrides/main.html); it adapts four things Material does
 // not let a configuration change, and the site works the same without it (only search gets worse):
 //
 // 1. The index is fetched when the reader opens search (focus, click or a shortcut on the search box),
@@ -12,9 +12,25 @@
 //    phone's keyboard may come with no keyup carrying it, so the query stayed unsent ("残差" found nothing
 //    until a space was typed); every `input` outside a composition, and every compositionend, is passed
 //    on as a keyup.
+// 4. Material's search worker cuts a Chinese query into the wrong words ("归一化" into "归" and "一"), and
+//    fails a query lunr cannot parse ("~a", "a^b"): search-worker.js, beside this script, runs Material's
+//    worker with both fixed, and is started in its place.
 (function () {
   "use strict";
   var INDEX = /(^|\/)search\/search_index\.json$/;
+  var WORKER = /\/workers\/search\.[\w.]+\.js$/;
+  var here = document.currentScript ? document.currentScript.src : location.href;
+
+  // ---------------------------------------------------------------- 4. the worker, fixed
+  var Native = window.Worker;
+  if (Native) {
+    window.Worker = function (url, options) {
+      var href = new URL(String(url), location.href).href;
+      if (WORKER.test(href.split(/[?#]/)[0])) href = new URL("search-worker.js", here).href + "#" + encodeURIComponent(href);
+      return new Native(href, options);
+    };
+    window.Worker.prototype = Native.prototype;
+  }
 
   // ---------------------------------------------------------------- 3. the query, however it was typed
   function passOn(e) {
