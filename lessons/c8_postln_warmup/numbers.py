@@ -148,6 +148,17 @@ def add_scalings(reg: Scope, inputs) -> None:
     reg.add("xiong.preln_factor", x, fixed(x, 2), computed(WORDS("xiong.preln_factor", lo=lo, hi=hi), FORMULAS))
     reg.add("depth.min", lo, integer(lo), computed(WORDS("depth.min"), NUMBERS))
     reg.add("depth.max", hi, integer(hi), computed(WORDS("depth.max"), NUMBERS))
+    # how far a warmup moves the later rates too (the cosine starts after it): the largest amount by which the
+    # warmed schedule's rate exceeds the unwarmed one's over the updates after the warmup, as a fraction of the peak
+    unwarmed = exps.config("c8_postln_lr1e-3_nowarmup")
+    for run in ("c8_postln_lr1e-3_warmup25", "c8_postln_lr1e-3_warmup100"):
+        c = exps.config(run)
+        gap = max(f.lr_at(t, c.lr, c.warmup_steps, c.max_steps)
+                  - f.lr_at(t, unwarmed.lr, unwarmed.warmup_steps, unwarmed.max_steps)
+                  for t in range(c.warmup_steps, c.max_steps)) / c.lr
+        reg.add(f"schedule.lr_gap.{run}", gap, percent(gap, 0),
+                computed(WORDS("schedule.lr_gap", run=run, other="c8_postln_lr1e-3_nowarmup"),
+                         f"{EXPERIMENTS} ({run}, c8_postln_lr1e-3_nowarmup)", FORMULAS))
     cited = {c.key: c.value for c in inputs.citations.numbers}
     tokens, batch, seq = cited["olmo2cfg.t_warmup"], cited["olmo2cfg.batch"], cited["olmo2cfg.seq_len"]
     steps = tokens / (batch * seq)
@@ -311,7 +322,8 @@ def plateau_end(r) -> int:
 @dataclass(frozen=True)
 class Quoted:
     """What the page and its notes quote of one trained run (nothing else of it is computed)."""
-    counts: tuple[str, ...] = ()   # left.RUN, stalled.RUN: how many seeds clearly left the unigram loss, or stalled
+    counts: tuple[str, ...] = ()   # left.RUN, stalled.RUN: how many seeds clearly left the unigram loss, or stalled;
+                                   # left_by_warmup_end.RUN: how many of those were clearly below it by the warmup's end
     readouts: dict[str, tuple[str, ...]] = field(default_factory=dict)   # READOUT.RUN: the statistics over seeds
     trace: dict[str, tuple[str, ...]] = field(default_factory=dict)      # trace.RUN.READOUT (TRACE_READOUTS)
     trace_facts: tuple[str, ...] = ()   # trace.RUN.steps, .block_parameters, .predicted_step1, .off_plateau and
@@ -335,7 +347,7 @@ QUOTED = {
                                         trace={"lower_over_upper.tail.on_plateau": ("min", "max", "range")},
                                         trace_facts=("steps", "longest_plateau", "plateau_counts")),
     "c8_postln_lr1e-3_warmup100": Quoted(
-        counts=("left",), readouts={"best_below_unigram": ("min",), "left_step": ("max", "range")},
+        counts=("left", "left_by_warmup_end"), readouts={"best_below_unigram": ("min",), "left_step": ("max", "range")},
         trace={"step1": ("range",), "travel": ("max", "range"), "bottom_over_top.min": ("min",),
                "bottom_over_top.tail": ("min", "range"), "lower_over_upper.tail.off_plateau": ("min", "range"),
                "lower_over_upper.tail.on_plateau": ("max",), "below_unigram.trace_end.off_plateau": ("range",)},
@@ -388,6 +400,13 @@ def clearly_stalled(r) -> bool:
     return lo > floor - LEFT_UNIGRAM_MARGIN + MARGIN_LOSS
 
 
+def left_by_warmup_end(r) -> bool:
+    """A seed that clearly left the unigram loss and was already below the leaving line at the last evaluation
+    within its warmup (its first leaving step no later than the warmup's last update)."""
+    step = left_unigram_step(r)
+    return clearly_left(r) and step != NEVER and step <= r.config.warmup_steps
+
+
 # A trained run's read-outs over its seeds, READOUT.RUN: (values over the seeds, text)
 READOUTS = {
     # how far above the unigram loss it ends, and how far below it its best validation loss gets
@@ -410,7 +429,8 @@ def add_training(reg: Scope, results: Results) -> None:
             continue
         rs = results.runs[run]
         prov = provenance(rs, run)
-        for name, test in (("left", clearly_left), ("stalled", clearly_stalled)):
+        for name, test in (("left", clearly_left), ("stalled", clearly_stalled),
+                           ("left_by_warmup_end", left_by_warmup_end)):
             if name in quoted.counts:
                 n = sum(map(test, rs))
                 reg.add(f"{name}.{run}", n, integer(n), prov)
