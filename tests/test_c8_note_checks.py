@@ -325,3 +325,12 @@ def test_eps_control(base):
     assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": shift_loss(-1.0, seeds={1339})}))[0]
     # its bottom gradient no larger than ε: "far above this ε" is false
     assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": bottom_grad_scale(1e-6)}))[0]
+    # with the smaller ε the first update falls as far short of lr·√parameters as with the default ε: "that update now
+    # reaches the size of every parameter moving by one learning rate" (the shortfall is ε's) is false
+    def short(d, seed):
+        d["trace"]["update_norm"][0] *= 0.972
+    assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": short}))[0]
+    # with the default ε the first update is already the full size: "falls short of that size" is false
+    def full(d, seed):
+        d["trace"]["update_norm"][0] /= 0.972
+    assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup": full}))[0]

@@ -362,7 +362,7 @@ QUOTED = {
         trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",), "bottom_over_top.tail": ("max", "range"),
                "bottom_update_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "max", "range"),
                "bottom_grad_rms.tail": ("range",), "eps_over_bottom_grad_rms.tail": ("min",), "sliver_from": ("max",),
-               "sliver_span": ("min", "range"),
+               "sliver_span": ("min", "range"), "step1_per_lr": ("max", "range"),
                "init.embed_rms": ("range",), "init.block_rms": ("range",)},
         trace_facts=("block_parameters",)),
     "c8_postln_L12_lr1e-3_warmup100": Quoted(
@@ -382,7 +382,7 @@ QUOTED = {
         counts=("left", "stalled"),
         trace={"bottom_update_over_top.tail": ("min", "max", "range"),
                "bottom_update_over_decay.tail": ("min", "max", "range"),
-               "bottom_grad_rms.tail": ("min", "range")},
+               "bottom_grad_rms.tail": ("min", "range"), "step1_per_lr": ("min", "max", "range")},
         trace_facts=("steps",)),
 }
 
