@@ -258,6 +258,13 @@ def test_blocks_top_down(base):
     # more than the block above it" is false
     steep = doctored(base, {"c8_postln_lr1e-3_warmup25": block_grad_steep(3.0)})
     assert not verdict("blocks-top-down", steep)[0]
+    # in both 100-step seeds off the plateau the bottom block receives three times the gradient of the block above it:
+    # "in one of them only a little" is false
+    def far_rise(d, seed):
+        if seed in (1337, 1338):
+            for row in d["trace"]["block_grad_norm"]:
+                row[0] = 3.0 * row[1]
+    assert not verdict("blocks-top-down", doctored(base, {"c8_postln_lr1e-3_warmup100": far_rise}))[0]
 
 
 def test_twelve_layers(base):

@@ -621,9 +621,9 @@ TRACE_READOUTS = {
     # over the seeds off the plateau (clearly below the unigram loss) at the trace's last update, and those
     # clearly still on it: how the blocks fall, and how far below the unigram loss they are there
     "lower_over_upper.tail.off_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("off_plateau", rs)],
-                                          lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2)),
+                                          lambda x: significant(x, 3) if x < 0.995 or x > 1.005 else fixed(x, 2)),
     "lower_over_upper.tail.on_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("on_plateau", rs)],
-                                         lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2)),
+                                         lambda x: significant(x, 3) if x < 0.995 or x > 1.005 else fixed(x, 2)),
     "below_unigram.trace_end.off_plateau": (lambda rs: [below_unigram_at_trace_end(r) for r in seeds_that("off_plateau", rs)],
                                             lambda x: fixed(x, 3)),
 }
