@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
-from course.core.registry import Computed, Scope, Words
+from course.core.registry import Computed, Measured, Scope, Words
 from course.project import words
 from lessons.c8_postln_warmup import formulas as f
 from lessons.c8_postln_warmup import twins as tw
@@ -1048,6 +1048,28 @@ def add_split(reg: Scope, results: Results) -> None:
             reg.add(f"split.lowest_stalled.val{i}.below_unigram", floor - v, fixed(floor - v, 3), one)
 
 
+# Seeds whose final loss on the other CPU (data/cross-machine.json) the cross-machine note sets against the unigram
+# loss: (run, seed, "above" or "below"), read as how far the final loss there lies above or below it. That record
+# keeps final losses only, so nothing about when a seed left, or about its best loss there, is read from it.
+THERE = (("c8_postln_lr1e-3_nowarmup", 1338, "above"), ("c8_postln_lr1e-3_warmup25", 1339, "below"))
+
+
+def add_there(reg: Scope, inputs) -> None:
+    """there.RUN.seedS.above_unigram / .below_unigram: a seed's final validation loss on the other CPU, less the
+    unigram loss (above) or the unigram loss less it (below)."""
+    other, results = inputs.cross_machine, inputs.results
+    for run, seed, side in THERE:
+        loss = other.final_val_loss.get(run, {}).get(str(seed))
+        if loss is None or run not in results.runs:
+            continue
+        rs = results.runs[run]
+        floor = rs[0].corpus.unigram_floor
+        x = loss - floor if side == "above" else floor - loss
+        prov = Measured(run=WORDS("there.run", run=run, seed=seed, cpu=other.cpu, commit=other.source_commit),
+                        device=other.cpu, date=max(r.provenance.date for r in rs), commit=other.source_commit)
+        reg.add(f"there.{run}.seed{seed}.{side}_unigram", x, fixed(x, 3), prov)
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -1062,3 +1084,4 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_parameters(reg, inputs.results)
     add_edge_seed(reg, inputs.results)
     add_split(reg, inputs.results)
+    add_there(reg, inputs)
