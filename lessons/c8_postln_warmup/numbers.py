@@ -10,9 +10,10 @@ a run that is not in the committed results adds no keys, so a note that needs it
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
-from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
+from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, TRADEMARKS, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
 from course.core.registry import Computed, Measured, Scope, Words
 from course.project import words
@@ -987,6 +988,27 @@ def add_escapes(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"{k}.below_step", below, integer, prov, "min", "max", "range")
             spread_keys(reg, f"{k}.below_lr_over_peak", [lr_over_peak(a, s) for a, s in zip(escaped, below)],
                         lambda x: fixed(x, 2), prov, "min", "max", "range")
+            # which of them were already leaving when the shorter run ended (its last validation loss below the
+            # unigram loss by more than the rerun margin: early) and which were not (late); of the late ones, how far
+            # above the unigram loss that last evaluation was, the last evaluation before each first got below it,
+            # and when it did and when it got clearly below it
+            ends = {a.config.seed: b.val.loss[-1] - b.corpus.unigram_floor for a, b in stalled}
+            early = [a for a in escaped if ends[a.config.seed] < -MARGIN_LOSS]
+            late = [a for a in escaped if a not in early]
+            reg.add(f"{k}.early", len(early), integer(len(early)), prov)
+            reg.add(f"{k}.late", len(late), integer(len(late)), prov)
+            if early:
+                spread_keys(reg, f"{k}.early.escaped_step", [left_unigram_step(a) for a in early], integer, prov,
+                            "min", "max", "range")
+            if late:
+                spread_keys(reg, f"{k}.late.above_at_end", [ends[a.config.seed] for a in late],
+                            lambda x: fixed(x, 3), prov, "min", "range")
+                lb = [first_below_unigram(a) for a in late]
+                spread_keys(reg, f"{k}.late.above_until", [a.val.step[a.val.step.index(s) - 1] for a, s in zip(late, lb)],
+                            integer, prov, "min", "range")
+                spread_keys(reg, f"{k}.late.below_step", lb, integer, prov, "min", "range")
+                spread_keys(reg, f"{k}.late.escaped_step", [left_unigram_step(a) for a in late], integer, prov,
+                            "max", "range")
 
 
 def lr_over_peak(r, step: int) -> float:
@@ -1070,6 +1092,46 @@ def add_there(reg: Scope, inputs) -> None:
         reg.add(f"there.{run}.seed{seed}.{side}_unigram", x, fixed(x, 3), prov)
 
 
+def add_other_cpu(reg: Scope, inputs) -> None:
+    """other_cpu: the CPU of data/cross-machine.json as prose names it, without trademark marks or the generic word
+    'Processor' ('Intel(R) Xeon(R) Processor' is 'Intel Xeon'); the exact name stays in the hover text."""
+    other, results = inputs.cross_machine, inputs.results
+    plain = " ".join(re.sub(r"\bProcessor$", "", " ".join(TRADEMARKS.sub("", other.cpu).split())).split())
+    rs = [r for rs in results.runs.values() for r in rs]
+    prov = Measured(run=WORDS("other_cpu.run", cpu=other.cpu, commit=other.source_commit), device=other.cpu,
+                    date=max(r.provenance.date for r in rs), commit=other.source_commit)
+    reg.add("other_cpu", other.cpu, plain, prov)
+
+
+def add_eps_same(reg: Scope, results: Results) -> None:
+    """How close the ε control stays to the run with the default ε, seed by seed: the largest relative difference of
+    the bottom block's gradient RMS and of its ratio to the top block's, over the last TAIL traced updates
+    (eps.same.bottom_grad_rms.max_rel, eps.same.bottom_over_top.max_rel), and the largest difference of the final
+    validation losses (eps.same.final_val_loss.max_abs)."""
+    a, b = EPS[0], "c8_postln_L12_lr1e-3_nowarmup"
+    if a not in results.runs or b not in results.runs:
+        return
+    other = {r.config.seed: r for r in results.runs[b]}
+    pairs = [(x, other[x.config.seed]) for x in results.runs[a] if x.config.seed in other and x.trace and other[x.config.seed].trace]
+    if not pairs:
+        return
+    prov = provenance([r for p in pairs for r in p], f"{a} / {b}")
+    for name, fn in (("bottom_grad_rms", bottom_grad_rms_tail), ("bottom_over_top", bottom_over_top_tail)):
+        rel = max(abs(fn(x) / fn(y) - 1) for x, y in pairs)
+        reg.add(f"eps.same.{name}.max_rel", rel, percent(rel, 1), prov)
+    d = max(abs(x.metrics.final_val_loss - y.metrics.final_val_loss) for x, y in pairs)
+    reg.add("eps.same.final_val_loss.max_abs", d, significant(d, 1), prov)
+
+
+def add_eval_every(reg: Scope, results: Results) -> None:
+    """eval_every: how many updates apart the sweep's validation losses are (one value over its runs, or none)."""
+    rs = [r for run in SWEEP for r in results.runs.get(run, [])]
+    every = {r.config.eval_every for r in rs}
+    if len(every) == 1:
+        n = every.pop()
+        reg.add("eval_every", n, integer(n), provenance(rs, WORDS.join("list", SWEEP)))
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -1085,3 +1147,6 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_edge_seed(reg, inputs.results)
     add_split(reg, inputs.results)
     add_there(reg, inputs)
+    add_other_cpu(reg, inputs)
+    add_eval_every(reg, inputs.results)
+    add_eps_same(reg, inputs.results)
