@@ -258,6 +258,13 @@ def test_blocks_top_down(base):
     # more than the block above it" is false
     steep = doctored(base, {"c8_postln_lr1e-3_warmup25": block_grad_steep(3.0)})
     assert not verdict("blocks-top-down", steep)[0]
+    # in both 100-step seeds off the plateau the bottom block receives three times the gradient of the block above it:
+    # "in one of them only a little" is false
+    def far_rise(d, seed):
+        if seed in (1337, 1338):
+            for row in d["trace"]["block_grad_norm"]:
+                row[0] = 3.0 * row[1]
+    assert not verdict("blocks-top-down", doctored(base, {"c8_postln_lr1e-3_warmup100": far_rise}))[0]
 
 
 def test_twelve_layers(base):
@@ -325,3 +332,12 @@ def test_eps_control(base):
     assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": shift_loss(-1.0, seeds={1339})}))[0]
     # its bottom gradient no larger than ε: "far above this ε" is false
     assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": bottom_grad_scale(1e-6)}))[0]
+    # with the smaller ε the first update falls as far short of lr·√parameters as with the default ε: "that update now
+    # reaches the size of every parameter moving by one learning rate" (the shortfall is ε's) is false
+    def short(d, seed):
+        d["trace"]["update_norm"][0] *= 0.972
+    assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_eps1e-16": short}))[0]
+    # with the default ε the first update is already the full size: "falls short of that size" is false
+    def full(d, seed):
+        d["trace"]["update_norm"][0] /= 0.972
+    assert not verdict("eps-control", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup": full}))[0]

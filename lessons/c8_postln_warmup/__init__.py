@@ -1,4 +1,4 @@
-"""Lesson C8-2 "Why Post-LN stalls without a warmup in short runs": what a warmup does to Adam's first steps, what Xiong et al.'s
+"""Lesson C8-2 "When Post-LN stalls without a warmup in short runs": what a warmup does to Adam's first steps, what Xiong et al.'s
 theorem says about the gradient at initialization and what our small model shows instead, and which runs
 stall without a warmup.
 

@@ -10,11 +10,12 @@ a run that is not in the committed results adds no keys, so a note that needs it
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
-from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
+from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, TRADEMARKS, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
-from course.core.registry import Computed, Scope, Words
+from course.core.registry import Computed, Measured, Scope, Words
 from course.project import words
 from lessons.c8_postln_warmup import formulas as f
 from lessons.c8_postln_warmup import twins as tw
@@ -148,6 +149,17 @@ def add_scalings(reg: Scope, inputs) -> None:
     reg.add("xiong.preln_factor", x, fixed(x, 2), computed(WORDS("xiong.preln_factor", lo=lo, hi=hi), FORMULAS))
     reg.add("depth.min", lo, integer(lo), computed(WORDS("depth.min"), NUMBERS))
     reg.add("depth.max", hi, integer(hi), computed(WORDS("depth.max"), NUMBERS))
+    # how far a warmup moves the later rates too (the cosine starts after it): the largest amount by which the
+    # warmed schedule's rate exceeds the unwarmed one's over the updates after the warmup, as a fraction of the peak
+    unwarmed = exps.config("c8_postln_lr1e-3_nowarmup")
+    for run in ("c8_postln_lr1e-3_warmup25", "c8_postln_lr1e-3_warmup100"):
+        c = exps.config(run)
+        gap = max(f.lr_at(t, c.lr, c.warmup_steps, c.max_steps)
+                  - f.lr_at(t, unwarmed.lr, unwarmed.warmup_steps, unwarmed.max_steps)
+                  for t in range(c.warmup_steps, c.max_steps)) / c.lr
+        reg.add(f"schedule.lr_gap.{run}", gap, percent(gap, 0),
+                computed(WORDS("schedule.lr_gap", run=run, other="c8_postln_lr1e-3_nowarmup"),
+                         f"{EXPERIMENTS} ({run}, c8_postln_lr1e-3_nowarmup)", FORMULAS))
     cited = {c.key: c.value for c in inputs.citations.numbers}
     tokens, batch, seq = cited["olmo2cfg.t_warmup"], cited["olmo2cfg.batch"], cited["olmo2cfg.seq_len"]
     steps = tokens / (batch * seq)
@@ -311,7 +323,8 @@ def plateau_end(r) -> int:
 @dataclass(frozen=True)
 class Quoted:
     """What the page and its notes quote of one trained run (nothing else of it is computed)."""
-    counts: tuple[str, ...] = ()   # left.RUN, stalled.RUN: how many seeds clearly left the unigram loss, or stalled
+    counts: tuple[str, ...] = ()   # left.RUN, stalled.RUN: how many seeds clearly left the unigram loss, or stalled;
+                                   # left_by_warmup_end.RUN: how many of those were clearly below it by the warmup's end
     readouts: dict[str, tuple[str, ...]] = field(default_factory=dict)   # READOUT.RUN: the statistics over seeds
     trace: dict[str, tuple[str, ...]] = field(default_factory=dict)      # trace.RUN.READOUT (TRACE_READOUTS)
     trace_facts: tuple[str, ...] = ()   # trace.RUN.steps, .block_parameters, .predicted_step1, .off_plateau and
@@ -335,7 +348,7 @@ QUOTED = {
                                         trace={"lower_over_upper.tail.on_plateau": ("min", "max", "range")},
                                         trace_facts=("steps", "longest_plateau", "plateau_counts")),
     "c8_postln_lr1e-3_warmup100": Quoted(
-        counts=("left",), readouts={"best_below_unigram": ("min",), "left_step": ("max", "range")},
+        counts=("left", "left_by_warmup_end"), readouts={"best_below_unigram": ("min",), "left_step": ("max", "range")},
         trace={"step1": ("range",), "travel": ("max", "range"), "bottom_over_top.min": ("min",),
                "bottom_over_top.tail": ("min", "range"), "lower_over_upper.tail.off_plateau": ("min", "range"),
                "lower_over_upper.tail.on_plateau": ("max",), "below_unigram.trace_end.off_plateau": ("range",)},
@@ -350,7 +363,7 @@ QUOTED = {
         trace={"block_spread.first": ("max",), "lower_over_upper.tail": ("max",), "bottom_over_top.tail": ("max", "range"),
                "bottom_update_over_top.tail": ("min", "max", "range"), "bottom_update_over_decay.tail": ("min", "max", "range"),
                "bottom_grad_rms.tail": ("range",), "eps_over_bottom_grad_rms.tail": ("min",), "sliver_from": ("max",),
-               "sliver_span": ("min", "range"),
+               "sliver_span": ("min", "range"), "step1_per_lr": ("max", "range"),
                "init.embed_rms": ("range",), "init.block_rms": ("range",)},
         trace_facts=("block_parameters",)),
     "c8_postln_L12_lr1e-3_warmup100": Quoted(
@@ -370,7 +383,7 @@ QUOTED = {
         counts=("left", "stalled"),
         trace={"bottom_update_over_top.tail": ("min", "max", "range"),
                "bottom_update_over_decay.tail": ("min", "max", "range"),
-               "bottom_grad_rms.tail": ("min", "range")},
+               "bottom_grad_rms.tail": ("min", "range"), "step1_per_lr": ("min", "max", "range")},
         trace_facts=("steps",)),
 }
 
@@ -386,6 +399,13 @@ def clearly_stalled(r) -> bool:
     """A seed has clearly stalled when its best validation loss stays above the margin less the retrain margin."""
     lo, floor = val_extremes(r)
     return lo > floor - LEFT_UNIGRAM_MARGIN + MARGIN_LOSS
+
+
+def left_by_warmup_end(r) -> bool:
+    """A seed that clearly left the unigram loss and was already below the leaving line at the last evaluation
+    within its warmup (its first leaving step no later than the warmup's last update)."""
+    step = left_unigram_step(r)
+    return clearly_left(r) and step != NEVER and step <= r.config.warmup_steps
 
 
 # A trained run's read-outs over its seeds, READOUT.RUN: (values over the seeds, text)
@@ -410,7 +430,8 @@ def add_training(reg: Scope, results: Results) -> None:
             continue
         rs = results.runs[run]
         prov = provenance(rs, run)
-        for name, test in (("left", clearly_left), ("stalled", clearly_stalled)):
+        for name, test in (("left", clearly_left), ("stalled", clearly_stalled),
+                           ("left_by_warmup_end", left_by_warmup_end)):
             if name in quoted.counts:
                 n = sum(map(test, rs))
                 reg.add(f"{name}.{run}", n, integer(n), prov)
@@ -601,9 +622,9 @@ TRACE_READOUTS = {
     # over the seeds off the plateau (clearly below the unigram loss) at the trace's last update, and those
     # clearly still on it: how the blocks fall, and how far below the unigram loss they are there
     "lower_over_upper.tail.off_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("off_plateau", rs)],
-                                          lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2)),
+                                          lambda x: significant(x, 3) if x < 0.995 or x > 1.005 else fixed(x, 2)),
     "lower_over_upper.tail.on_plateau": (lambda rs: [lower_over_upper(tail_grads(r)) for r in seeds_that("on_plateau", rs)],
-                                         lambda x: significant(x, 2) if x < 0.995 or x > 1.005 else fixed(x, 2)),
+                                         lambda x: significant(x, 3) if x < 0.995 or x > 1.005 else fixed(x, 2)),
     "below_unigram.trace_end.off_plateau": (lambda rs: [below_unigram_at_trace_end(r) for r in seeds_that("off_plateau", rs)],
                                             lambda x: fixed(x, 3)),
 }
@@ -967,6 +988,29 @@ def add_escapes(reg: Scope, results: Results) -> None:
             spread_keys(reg, f"{k}.below_step", below, integer, prov, "min", "max", "range")
             spread_keys(reg, f"{k}.below_lr_over_peak", [lr_over_peak(a, s) for a, s in zip(escaped, below)],
                         lambda x: fixed(x, 2), prov, "min", "max", "range")
+            # which of them were already leaving when the shorter run ended (its last validation loss below the
+            # unigram loss by more than the rerun margin: early) and which were not (late); of the late ones, how far
+            # above the unigram loss that last evaluation was, the last evaluation before each first got below it,
+            # and when it did and when it got clearly below it
+            ends = {a.config.seed: b.val.loss[-1] - b.corpus.unigram_floor for a, b in stalled}
+            early = [a for a in escaped if ends[a.config.seed] < -MARGIN_LOSS]
+            late = [a for a in escaped if a not in early]
+            reg.add(f"{k}.early", len(early), integer(len(early)), prov)
+            reg.add(f"{k}.late", len(late), integer(len(late)), prov)
+            if len(early) == 1:
+                reg.add(f"{k}.early.seed", early[0].config.seed, str(early[0].config.seed), prov)
+            if early:
+                spread_keys(reg, f"{k}.early.escaped_step", [left_unigram_step(a) for a in early], integer, prov,
+                            "min", "max", "range")
+            if late:
+                spread_keys(reg, f"{k}.late.above_at_end", [ends[a.config.seed] for a in late],
+                            lambda x: fixed(x, 3), prov, "min", "range")
+                lb = [first_below_unigram(a) for a in late]
+                spread_keys(reg, f"{k}.late.above_until", [a.val.step[a.val.step.index(s) - 1] for a, s in zip(late, lb)],
+                            integer, prov, "min", "range")
+                spread_keys(reg, f"{k}.late.below_step", lb, integer, prov, "min", "range")
+                spread_keys(reg, f"{k}.late.escaped_step", [left_unigram_step(a) for a in late], integer, prov,
+                            "max", "range")
 
 
 def lr_over_peak(r, step: int) -> float:
@@ -1028,6 +1072,67 @@ def add_split(reg: Scope, results: Results) -> None:
             reg.add(f"split.lowest_stalled.val{i}.below_unigram", floor - v, fixed(floor - v, 3), one)
 
 
+# Seeds whose final loss on the other CPU (data/cross-machine.json) the cross-machine note sets against the unigram
+# loss: (run, seed, "above" or "below"), read as how far the final loss there lies above or below it. That record
+# keeps final losses only, so nothing about when a seed left, or about its best loss there, is read from it.
+THERE = (("c8_postln_lr1e-3_nowarmup", 1338, "above"), ("c8_postln_lr1e-3_warmup25", 1339, "below"))
+
+
+def add_there(reg: Scope, inputs) -> None:
+    """there.RUN.seedS.above_unigram / .below_unigram: a seed's final validation loss on the other CPU, less the
+    unigram loss (above) or the unigram loss less it (below)."""
+    other, results = inputs.cross_machine, inputs.results
+    for run, seed, side in THERE:
+        loss = other.final_val_loss.get(run, {}).get(str(seed))
+        if loss is None or run not in results.runs:
+            continue
+        rs = results.runs[run]
+        floor = rs[0].corpus.unigram_floor
+        x = loss - floor if side == "above" else floor - loss
+        prov = Measured(run=WORDS("there.run", run=run, seed=seed, cpu=other.cpu, commit=other.source_commit),
+                        device=other.cpu, date=max(r.provenance.date for r in rs), commit=other.source_commit)
+        reg.add(f"there.{run}.seed{seed}.{side}_unigram", x, fixed(x, 3), prov)
+
+
+def add_other_cpu(reg: Scope, inputs) -> None:
+    """other_cpu: the CPU of data/cross-machine.json as prose names it, without trademark marks or the generic word
+    'Processor' ('Intel(R) Xeon(R) Processor' is 'Intel Xeon'); the exact name stays in the hover text."""
+    other, results = inputs.cross_machine, inputs.results
+    plain = " ".join(re.sub(r"\bProcessor$", "", " ".join(TRADEMARKS.sub("", other.cpu).split())).split())
+    rs = [r for rs in results.runs.values() for r in rs]
+    prov = Measured(run=WORDS("other_cpu.run", cpu=other.cpu, commit=other.source_commit), device=other.cpu,
+                    date=max(r.provenance.date for r in rs), commit=other.source_commit)
+    reg.add("other_cpu", other.cpu, plain, prov)
+
+
+def add_eps_same(reg: Scope, results: Results) -> None:
+    """How close the ε control stays to the run with the default ε, seed by seed: the largest relative difference of
+    the bottom block's gradient RMS or of its ratio to the top block's, over the last TAIL traced updates
+    (eps.same.max_rel), and the largest difference of the final
+    validation losses (eps.same.final_val_loss.max_abs)."""
+    a, b = EPS[0], "c8_postln_L12_lr1e-3_nowarmup"
+    if a not in results.runs or b not in results.runs:
+        return
+    other = {r.config.seed: r for r in results.runs[b]}
+    pairs = [(x, other[x.config.seed]) for x in results.runs[a] if x.config.seed in other and x.trace and other[x.config.seed].trace]
+    if not pairs:
+        return
+    prov = provenance([r for p in pairs for r in p], f"{a} / {b}")
+    rel = max(abs(fn(x) / fn(y) - 1) for x, y in pairs for fn in (bottom_grad_rms_tail, bottom_over_top_tail))
+    reg.add("eps.same.max_rel", rel, percent(rel, 1), prov)
+    d = max(abs(x.metrics.final_val_loss - y.metrics.final_val_loss) for x, y in pairs)
+    reg.add("eps.same.final_val_loss.max_abs", d, significant(d, 1), prov)
+
+
+def add_eval_every(reg: Scope, results: Results) -> None:
+    """eval_every: how many updates apart the sweep's validation losses are (one value over its runs, or none)."""
+    rs = [r for run in SWEEP for r in results.runs.get(run, [])]
+    every = {r.config.eval_every for r in rs}
+    if len(every) == 1:
+        n = every.pop()
+        reg.add("eval_every", n, integer(n), provenance(rs, WORDS.join("list", SWEEP)))
+
+
 def add_numbers(reg: Scope, inputs) -> None:
     add_optimizer(reg, inputs)
     add_scalings(reg, inputs)
@@ -1042,3 +1147,7 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_parameters(reg, inputs.results)
     add_edge_seed(reg, inputs.results)
     add_split(reg, inputs.results)
+    add_there(reg, inputs)
+    add_other_cpu(reg, inputs)
+    add_eval_every(reg, inputs.results)
+    add_eps_same(reg, inputs.results)
