@@ -209,19 +209,21 @@ def check_diagrams(page) -> None:
             index = block.evaluate("b => Array.from(b.parentElement.children).indexOf(b)")
             tabs = block.locator("xpath=ancestor::div[contains(@class,'tabbed-set')]")
             tabs.locator(".tabbed-labels > label").nth(index).click()
-        svg = fig.locator("svg")
-        box = svg.bounding_box()
-        assert box and box["width"] > 100 and box["height"] > 50, (name, box)
-        strokes = svg.evaluate("""s => Array.from(s.querySelectorAll('.dg-line, .dg-main, .dg-arrow, .dg-focus, .dg-norm'))
-            .map(e => { const c = getComputedStyle(e); return [c.stroke, c.strokeWidth, c.visibility]; })""")
-        assert strokes, name
-        for stroke, width, visibility in strokes:
-            assert stroke not in ("none", "") and float(width.rstrip("px")) > 0 and visibility == "visible"
-            distance = sum((a - b) ** 2 for a, b in zip(_rgb(stroke), bg)) ** 0.5
-            assert distance > 60, f"{name}: stroke {stroke} barely differs from the background {bg}"
-        fills = svg.evaluate("s => Array.from(s.querySelectorAll('text')).map(t => getComputedStyle(t).fill)")
-        for fill in fills:
-            assert sum((a - b) ** 2 for a, b in zip(_rgb(fill), bg)) ** 0.5 > 60, f"{name}: text {fill} on {bg}"
+        panels = fig.locator("svg").all()   # a diagram may come in panels, one <svg> each
+        assert panels, name
+        for svg in panels:
+            box = svg.bounding_box()
+            assert box and box["width"] > 100 and box["height"] > 50, (name, box)
+            strokes = svg.evaluate("""s => Array.from(s.querySelectorAll('.dg-line, .dg-main, .dg-arrow, .dg-focus, .dg-norm'))
+                .map(e => { const c = getComputedStyle(e); return [c.stroke, c.strokeWidth, c.visibility]; })""")
+            assert strokes, name
+            for stroke, width, visibility in strokes:
+                assert stroke not in ("none", "") and float(width.rstrip("px")) > 0 and visibility == "visible"
+                distance = sum((a - b) ** 2 for a, b in zip(_rgb(stroke), bg)) ** 0.5
+                assert distance > 60, f"{name}: stroke {stroke} barely differs from the background {bg}"
+            fills = svg.evaluate("s => Array.from(s.querySelectorAll('text')).map(t => getComputedStyle(t).fill)")
+            for fill in fills:
+                assert sum((a - b) ** 2 for a, b in zip(_rgb(fill), bg)) ** 0.5 > 60, f"{name}: text {fill} on {bg}"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -47,8 +47,10 @@ def test_same_diagrams_drawn_in_each_language():
     assert {n.split(".")[0] for n in zh} == {"batch-stats", "token-stats", "placement"}
     for name in zh + en:
         svg = (DIAGRAMS / name).read_text(encoding="utf-8")
-        assert svg.lstrip().startswith("<svg") and "\n\n" not in svg, f"{name}: one <svg> block, no blank line"
+        assert svg.lstrip().startswith("<svg") and "\n\n" not in svg, f"{name}: <svg> blocks (its panels), no blank line"
         assert not re.search(r'(fill|stroke)="(?!none)[^"]*"', svg), f"{name}: colors come from course.css"
+    panels = lambda name: (DIAGRAMS / name).read_text(encoding="utf-8").count("<svg")
+    assert [panels(n) for n in zh] == [panels(n) for n in en], "a diagram has as many panels in each language"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -73,13 +73,16 @@
     var rowsById = {};
     var tbody = CW.el("tbody", {}, cases.map(function (c) {
       var cells = [CW.el("th", { scope: "row", text: caseLabel(c) }), CW.el("td", { text: CW.integer(c.tokens.length) }),
-                   CW.el("td", { text: CW.vector(c.bn, digits) })];
-      if (improved) cells.push(CW.el("td", { text: CW.vector(c.rms, digits) }));
+                   CW.el("td", { class: "cw-nowrap", text: CW.vector(c.bn, digits) })];
+      if (improved) cells.push(CW.el("td", { class: "cw-nowrap", text: CW.vector(c.rms, digits) }));
       return (rowsById[c.id] = CW.el("tr", { "data-case": c.id }, cells));
     }));
+    var caption = CW.fill(CW.t(L.table), names);
     var table = CW.el("table", { class: "cw-table", "data-readout": "cases" }, [
-      CW.el("caption", { text: CW.fill(CW.t(L.table), names) }),
-      CW.el("thead", {}, CW.el("tr", {}, head.map(function (h) { return CW.el("th", { scope: "col", text: CW.fill(CW.t(h), names) }); }))),
+      CW.el("caption", { text: caption }),
+      CW.el("thead", {}, CW.el("tr", {}, head.map(function (h) {
+        return CW.el("th", { scope: "col", class: "cw-nowrap", text: CW.fill(CW.t(h), names) });
+      }))),
       tbody]);
 
     root.appendChild(CW.el("p", { class: "cw-note", text: CW.fill(CW.t(L.teaching), {
@@ -90,7 +93,8 @@
       readout("batch-size", L.count), readout("batch-mean", L.mean), readout("batch-std", L.std),
       readout("batchnorm", L.bn)].concat(improved ? [readout("rmsnorm", L.rms)] : [])));
     root.appendChild(note);
-    root.appendChild(CW.el("div", { class: "cw-scroll" }, table));
+    // a vector on one line: on a phone the table scrolls sideways in its own box (which the keyboard can reach)
+    root.appendChild(CW.el("div", { class: "cw-scroll", tabindex: "0", role: "region", "aria-label": caption }, table));
 
     function select(id) {
       var c = cases.filter(function (k) { return k.id === id; })[0];

@@ -53,7 +53,7 @@
     var table = CW.el("table", { class: "cw-table", "data-readout": "log" }, [
       CW.el("caption", { text: CW.t(L.log) }),
       CW.el("thead", {}, CW.el("tr", {}, [L.n, L.colInput, L.layernorm, L.rmsnorm].map(function (h) {
-        return CW.el("th", { scope: "col", text: CW.t(h) });
+        return CW.el("th", { scope: "col", class: "cw-nowrap", text: CW.t(h) });
       }))),
       tbody]);
 
@@ -67,7 +67,8 @@
     root.appendChild(CW.el("div", { class: "cw-readouts" }, [
       readout("layernorm", L.layernorm), readout("rmsnorm", L.rmsnorm), readout("rms-length", L.length)]));
     root.appendChild(CW.el("p", { class: "cw-note", text: CW.t(L.hint) }));
-    root.appendChild(CW.el("div", { class: "cw-scroll" }, table));
+    // each row on one line: on a phone the log scrolls sideways in its own box (which the keyboard can reach)
+    root.appendChild(CW.el("div", { class: "cw-scroll", tabindex: "0", role: "region", "aria-label": CW.t(L.log) }, table));
 
     // an input as the reader typed it: at most `digits` decimals, no trailing zeros
     function plain(v) { return String(Number(v.toFixed(digits))); }
@@ -84,9 +85,8 @@
       CW.setReadout(out["rms-length"], len, rn ? CW.fixed(len, digits) : "—");
       count += 1;
       var inputText = "[" + x.map(function (v) { return plain(v).replace("-", "\u2212"); }).join(", ") + "]";
-      tbody.appendChild(CW.el("tr", { "data-row": count }, [
-        CW.el("td", { text: count + (what ? " · " + what : "") }), CW.el("td", { text: inputText }),
-        CW.el("td", { text: show(ln, L.undefinedLn) }), CW.el("td", { text: show(rn, L.undefinedRms) })]));
+      tbody.appendChild(CW.el("tr", { "data-row": count }, [count + (what ? " · " + what : ""), inputText,
+        show(ln, L.undefinedLn), show(rn, L.undefinedRms)].map(function (t) { return CW.el("td", { class: "cw-nowrap", text: t }); })));
     }
     apply(CW.t(L.start));
   }
