@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Chinese typography of the built Chinese pages and of the widgets' label tables (their zh side), by
+"""Chinese typography of the built Chinese pages, of the widgets' label tables (their zh side) and of the
+built figures' Chinese text (legends, hovers, titles, annotations, text alternatives), by
 course/core/typography.py: half-width , : ; ( ) next to Chinese characters, and Chinese characters right
 beside Latin letters or digits. Code, formulas and a tooltip's identifiers are not counted.
 
@@ -19,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from course.paths import ROOT, SITE
-from course.core.typography import check_html, check_labels, counts
+from course.paths import FIGURES, ROOT, SITE
+from course.core.typography import check_figure, check_html, check_labels, counts
 
 
 def chinese_pages(site: Path) -> list[Path]:
@@ -48,6 +49,8 @@ def main() -> int:
             for p in chinese_pages(args.site)]
     rows += [(p.relative_to(ROOT).as_posix(), [f for _, f in check_labels(json.loads(p.read_text(encoding="utf-8")))])
              for p in label_tables()]
+    rows += [(p.relative_to(ROOT).as_posix(), [f for _, f in check_figure(json.loads(p.read_text(encoding="utf-8"))["zh"])])
+             for p in sorted(FIGURES.glob("*.json"))]
     for name, found in rows:
         c = counts(found)
         total = {k: total[k] + c[k] for k in total}

@@ -117,7 +117,7 @@ SIM_KEYS = ["sim.default_layers", "sim.default_gain"] + [
 @pytest.mark.parametrize("key", SIM_KEYS)
 def test_twin_residual_sim_feeds_the_normalization_lessons_keys(reg, key, story):
     n = reg["normalization." + key]
-    assert n.provenance.kind == "computed" and "course/common/twins.py" in n.hover("en")
+    assert n.provenance.kind == "computed" and "course/common/twins.py" in n.source("en")
     assert f"seed {twins.SIM.seed}" in n.hover("en")
     if key == "sim.default_layers":
         assert n.value == N

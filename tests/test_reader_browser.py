@@ -240,7 +240,7 @@ def test_numbers_are_one_tab_stop_per_paragraph_and_the_arrows_move_among_them(o
     now = p.evaluate("() => document.activeElement.dataset.key")
     assert now and now != key
     assert p.evaluate("() => document.activeElement.tabIndex") == 0
-    assert p.locator(".md-tooltip2--active").first.inner_text()                # its provenance shows
+    assert p.locator(".reg-num-tip").inner_text() == p.evaluate("() => document.activeElement.dataset.tip")   # its provenance shows
     v.check_clean()
 
 

@@ -97,5 +97,5 @@ def test_the_page_s_square_root_law_is_the_chapter_s(reg):
 
 def test_config_numbers_come_from_the_frontier_file(reg):
     for key in ("deepseek_v4_flash.hc_mult", "kimi_k3.attn_res_block_size"):
-        src = reg[NS + key].hover("en")
+        src = reg[NS + key].source("en")
         assert "data/frontier-models.json" in src and "official file" in src

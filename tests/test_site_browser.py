@@ -19,7 +19,7 @@ def test_pages_load_clean_with_provenance(open_page, lang, stem):
     if placed(stem, "n", lang):
         assert nums.count() > 0
         nums.first.hover()
-        tip = v.page.locator(".md-tooltip2--active").first
+        tip = v.page.locator(".reg-num-tip")
         tip.wait_for()
         assert tip.inner_text().startswith("计算" if lang == "zh" else "Computed"), tip.inner_text()
     assert v.page.locator("html").get_attribute("lang").startswith(lang)
@@ -35,12 +35,37 @@ def test_number_shows_provenance_on_focus(open_page, registry):
     num = v.page.locator(f'.reg-num[data-key="{key}"]').first
     num.focus()
     assert num.evaluate("e => document.activeElement === e")
-    tip = v.page.locator(".md-tooltip2--active").first
+    tip = v.page.locator(".reg-num-tip")
     tip.wait_for()
-    # the tooltip and the accessible name both carry the registry's own account of the number
-    formula = registry[key].provenance.describe("en")
-    assert formula in tip.inner_text()
-    assert formula in num.get_attribute("aria-label")
+    # the tooltip and the accessible name both carry the registry's account of the number, in the reader's words
+    told = registry[key].hover("en")
+    assert told in tip.inner_text()
+    assert told in num.get_attribute("aria-label")
+    v.page.keyboard.press("Escape")
+    assert tip.is_hidden()
+    v.check_clean()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_number_tooltip_fits_a_phone_and_hides_nothing_it_explains(open_page, lang):
+    """At 390 px a tap on a number in a table opens its provenance within the screen, and the box covers
+    neither the number nor the rest of its row."""
+    stem = "c3/kv-cache"
+    v = open_page(page_url(stem, lang), width=390)
+    num = v.page.locator("td .reg-num").first
+    assert num.count(), f"{stem} has no number in a table cell"
+    num.scroll_into_view_if_needed()
+    num.click()   # a tap focuses it
+    tip = v.page.locator(".reg-num-tip")
+    tip.wait_for()
+    box, row = tip.bounding_box(), num.evaluate(
+        "e => { const r = e.closest('tr').getBoundingClientRect(); return {y: r.top + scrollY, bottom: r.bottom + scrollY}; }")
+    viewport = v.page.evaluate("document.documentElement.clientWidth")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport, (box, viewport)
+    assert box["y"] + box["height"] <= row["y"] or box["y"] >= row["bottom"], (box, row)
+    assert tip.inner_text() == num.get_attribute("data-tip")
+    v.page.locator("h1").first.click()   # a tap elsewhere closes it
+    assert tip.is_hidden()
     v.check_clean()
 
 

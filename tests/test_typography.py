@@ -10,7 +10,7 @@ import re
 import pytest
 
 from course.paths import DOCS, ROOT
-from course.core.typography import HIDDEN, check_html, check_labels, check_text, fullwidth, masked_like
+from course.core.typography import HIDDEN, check_figure, check_html, check_labels, check_text, fullwidth, masked_like
 
 # ---------------------------------------------------------------- the checker
 
@@ -64,6 +64,17 @@ def test_check_html_reads_tooltips_and_alt_texts():
 def test_check_labels_reads_the_chinese_side_only():
     table = {"a": {"zh": "残差:x", "en": "Residual: x"}, "b": {"c": {"zh": "对", "en": "ok (yes)"}}}
     assert [(path, f.mark) for path, f in check_labels(table)] == [("a", ":")]
+
+
+def test_check_figure_reads_names_hovers_titles_and_the_alt_but_not_plotlys_markup():
+    figure = {"data": [{"name": "种子 1337: 基线", "hovertemplate": "步 %{x}：%{y:.3f}<extra></extra>",
+                        "hovertext": ["基线（不加门）, 初始化时", "层 2：0.5"], "x": [1, 2]}],
+              "layout": {"title": {"text": "损失<br><sub>三个种子(均值)</sub>"}, "xaxis": {"title": {"text": "步"}},
+                         "annotations": [{"text": "峰值;此处"}]},
+              "alt": "折线图:三条曲线"}
+    assert sorted((path, f.mark) for path, f in check_figure(figure)) == [
+        ("alt", ":"), ("data[0].hovertext[0]", ","), ("data[0].name", ":"), ("layout.annotations[0].text", ";"),
+        ("layout.title.text", "("), ("layout.title.text", ")")]
 
 
 # ---------------------------------------------------------------- the mechanical pass
@@ -205,6 +216,18 @@ def test_every_widget_label_table_is_clean():
     tables.update({f"{u.module} widget {w.name}": w.labels for u, w in units().widgets()})
     problems = {name: [str(f) for f in found] for name, table in tables.items() if (found := check_labels(table))}
     assert problems == {}, FIX
+
+
+def test_every_figures_chinese_text_is_clean():
+    """Every figure's legends, hovers, titles, annotations and text alternative, as its code builds it in
+    Chinese from the committed results (course/core/figures.py)."""
+    from course.project import PROJECT, units
+    sources = PROJECT.figure_sources()
+    figures = [f for _, f in units().figures()]
+    assert figures, "no unit has a figure"
+    problems = {f.name: [str(x) for _, x in found[:5]] + [f"({len(found)} in all)"]
+                for f in figures if (found := check_figure(f.build(sources, "zh")))}
+    assert problems == {}
 
 
 def test_the_templates_are_clean():

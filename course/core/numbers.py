@@ -6,14 +6,16 @@ from pathlib import Path
 
 from course.core.claims import check_claims
 from course.core.errors import ClaimError
-from course.core.registry import Registry
+from course.core.registry import Registry, SourceReaders
 from course.core.units import Units
 
 
 def build_registry(units: Units, inputs, root: Path | None = None) -> Registry:
     """`inputs` is the project's validated inputs (with its measured results), handed to every unit.
-    `root` makes each number's defining file relative to the project."""
-    reg = Registry(root, units.languages)
+    `root` makes each number's defining file relative to the project. Every unit's source readers tell the
+    reader where each number comes from."""
+    readers = SourceReaders([(r, u.words) for u in units.all for r in u.sources])
+    reg = Registry(root, units.languages, readers)
     for unit in units.all:
         if unit.numbers:
             unit.numbers(reg.scope(unit.namespace), inputs)

@@ -1,21 +1,30 @@
 """The number registry: every number a page shows, with its text in each language and its provenance.
 
 A page names a number by key (`<!-- n:KEY -->`, see course/core/shortcodes.py); nothing else may put a
-number on a page. Three kinds of provenance exist, and each describes itself in the page's language for
-the hover, in the core's words (course/core/words.LANG.json). Keys are namespaced: a lesson adds its
+number on a page. Three kinds of provenance exist, and each says where it came from in two ways, in the
+core's words (course/core/words.LANG.json): for authors (`Number.source`: the files read, the run's
+device, date and commit; the numbers appendix shows it beside the line that defined the number) and for a
+reader (`Number.hover`: the tooltip, in the reader's words: the model's official config and its field, the
+paper and its table, our run and its seeds). A reader is told of a computed number's sources by the units'
+`SourceReader`s: each source is read by the first whose pattern it matches, in words of the unit that
+declares it, or left to the appendix (code the formula already names); a source no unit reads fails the
+build. Keys are namespaced: a lesson adds its
 numbers through `registry.scope(slug)`, so every key of the normalization lesson starts with
 `normalization.`; the chapter's shared keys carry no lesson name.
 """
 from __future__ import annotations
 
 import json
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Callable, Literal, Union
+from typing import Annotated, Callable, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from course.core.words import core_words, in_lang
+from course.core.errors import InputError
+from course.core.words import Words as UnitWords, core_words, in_lang
 
 # A provenance's words are one text per language when they are prose ("the sum of the ledger"), from the
 # unit's words files (course/core/words.py). A formula written in code or symbols (`anchor_ledger()['ffn']`,
@@ -34,6 +43,14 @@ class Computed(BaseModel):
         return say("provenance.computed", formula=in_lang(self.formula, lang),
                    sources=say.join("list", [in_lang(s, lang) for s in self.sources]))
 
+    def tell(self, lang: str, readers: "SourceReaders") -> str:
+        say = core_words().lang(lang)
+        told = list(dict.fromkeys(t for s in self.sources if (t := readers.tell(in_lang(s, lang), lang))))
+        formula = in_lang(self.formula, lang)
+        if not told:
+            return say("hover.computed", formula=formula)
+        return say("hover.computed_from", formula=formula, sources=say.join("list", told))
+
 
 class Measured(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -47,6 +64,9 @@ class Measured(BaseModel):
         return core_words().lang(lang)("provenance.measured", run=in_lang(self.run, lang),
                                        device=in_lang(self.device, lang), date=self.date, commit=self.commit)
 
+    def tell(self, lang: str, readers: "SourceReaders") -> str:
+        return core_words().lang(lang)("hover.measured", run=in_lang(self.run, lang))
+
 
 class Cited(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -58,6 +78,39 @@ class Cited(BaseModel):
     def describe(self, lang: str) -> str:
         return core_words().lang(lang)("provenance.cited", paper=self.paper, table=in_lang(self.table, lang),
                                        row=in_lang(self.row, lang))
+
+    def tell(self, lang: str, readers: "SourceReaders") -> str:
+        return self.describe(lang)   # the paper, its table and row: already a reader's words
+
+
+@dataclass(frozen=True)
+class SourceReader:
+    """How a reader is told of a computed number's source (a unit's `sources`). `pattern` is a regular
+    expression a source's text, in any of the languages, matches in full; `words` is a key of the declaring
+    unit's words, its named blanks filled by the pattern's named groups ("{model}'s official config"), or
+    None for a source the reader is not told of (the code whose formula the hover already gives)."""
+    pattern: str
+    words: Optional[str]
+
+
+class SourceError(InputError):
+    kind = "source error"
+
+
+class SourceReaders:
+    """Every unit's source readers, in the units' order; the first whose pattern matches reads a source."""
+
+    def __init__(self, readers: list[tuple[SourceReader, UnitWords]] = ()):
+        self.readers = [(re.compile(r.pattern), r.words, w) for r, w in readers]
+
+    def tell(self, source: str, lang: str) -> str:
+        """What a reader is told of `source` in `lang` ("" when only the appendix names it)."""
+        for pattern, key, words in self.readers:
+            m = pattern.fullmatch(source)
+            if m:
+                return words.lang(lang)(key, **m.groupdict(default="")) if key else ""
+        raise SourceError(f"no unit's SourceReader matches the source {source!r}: add one to the `sources` of the "
+                          f"unit whose inputs it names, with the words that tell a reader what it is")
 
 
 Provenance = Annotated[Union[Computed, Measured, Cited], Field(discriminator="kind")]
@@ -71,9 +124,17 @@ class Number(BaseModel):
     unit: str = ""
     text: dict[str, str]  # one entry per language the project declares
     provenance: Provenance
+    # the provenance in the reader's words, in each language (the tooltip); a registry made without the
+    # units' source readers (a test's) leaves it empty, and then its hover is the authors' text
+    told: dict[str, str] = {}
     defined_at: str = ""  # "lessons/c4_ffn/numbers.py:123": the line that asked for this number
 
     def hover(self, lang: str) -> str:
+        """Where the number comes from, in the reader's words (the tooltip)."""
+        return self.told[lang] if self.told else self.source(lang)
+
+    def source(self, lang: str) -> str:
+        """Where the number comes from, for authors: files, runs, devices, dates and commits (the appendix)."""
         return self.provenance.describe(lang)
 
     def content(self) -> dict:
@@ -92,10 +153,12 @@ def registry_helper(fn: Callable) -> Callable:
 
 
 class Registry:
-    def __init__(self, root: Path | None = None, languages: tuple[str, ...] = ()) -> None:
+    def __init__(self, root: Path | None = None, languages: tuple[str, ...] = (),
+                 readers: SourceReaders | None = None) -> None:
         self.numbers: dict[str, Number] = {}
         self.root = root
         self.languages = tuple(languages)   # a number's text is given in each (one text stands for all)
+        self.readers = readers              # when given, every number is told in the reader's words
         self.used: set[str] | None = None   # when a set: every key read through [] or value() is added
 
     def _defined_at(self) -> str:
@@ -120,7 +183,14 @@ class Registry:
         missing = [lang for lang in self.languages if lang not in texts]
         if missing:
             raise ValueError(f"registry key {key!r} has no text for {missing}")
-        n = Number(key=key, value=value, unit=unit, text=texts, provenance=provenance, defined_at=self._defined_at())
+        told = {}
+        if self.readers is not None:
+            try:
+                told = {lang: provenance.tell(lang, self.readers) for lang in self.languages}
+            except SourceError as e:
+                raise SourceError(f"registry key {key!r} (defined at {self._defined_at()}): {e}") from None
+        n = Number(key=key, value=value, unit=unit, text=texts, provenance=provenance, told=told,
+                   defined_at=self._defined_at())
         self.numbers[key] = n
         return n
 

@@ -253,10 +253,10 @@ class Session:
 
     def finish(self, site_dir: Path) -> None:
         """After a build: each notebook's download becomes the learner's copy; the i18n sitemap (written
-        at the site root, listing every language) is placed beside each other language's root too, where
-        Material's language switcher fetches it."""
+        at the site root, listing every language) is placed beside every other page too: Material fetches
+        sitemap.xml beside each of a page's alternate links (overrides/main.html), which name the page
+        itself in each language."""
         from course.core.files import write_atomic
-        from course.core.languages import Languages
         self.formulas.save()
         for url, (src_uri, source, dest) in self.notebooks.items():
             if dest.parent.is_dir():
@@ -265,6 +265,8 @@ class Session:
             fresh, pages = self.converted
             log.info(f"    converted {fresh} of {pages} pages afresh, the others as in an earlier rebuild")
         sitemap = site_dir / "sitemap.xml"
-        for lang in Languages(self.project.languages).others:
-            if sitemap.exists() and (site_dir / lang).is_dir():
-                (site_dir / lang / "sitemap.xml").write_bytes(sitemap.read_bytes())
+        if sitemap.exists():
+            text = sitemap.read_bytes()
+            for page in site_dir.rglob("index.html"):
+                if page.parent != site_dir:
+                    (page.parent / "sitemap.xml").write_bytes(text)

@@ -30,6 +30,7 @@ from course.core.questions import question_html
 from course.core.references import References, link_html
 from course.core.registry import Registry
 from course.core.tables import TABLES
+from course.core.words import core_words
 from course.core.units import Unit, Units
 
 SHORTCODE = re.compile(r"<!--\s*(n|label|table|figure|widget|ref|question):([\w.\-]+(?:#[\w\-]+)?)(?:\s+(\w+))?\s*-->")
@@ -71,9 +72,10 @@ def number_html(ctx: PageContext, key: str, mode: Optional[str]) -> str:
         return text
     if mode is not None:
         raise ShortcodeError(f"unknown number mode {mode!r}")
-    tip = html.escape(n.hover(ctx.lang), quote=True)
+    tip = n.hover(ctx.lang)
+    label = core_words().lang(ctx.lang)("hover.label", text=text, tip=tip)
     return (f'<span class="reg-num" data-key="{key}" data-kind="{n.provenance.kind}" tabindex="0" '
-            f'title="{tip}" aria-label="{html.escape(text)}: {tip}">{html.escape(text)}</span>')
+            f'data-tip="{html.escape(tip, quote=True)}" aria-label="{html.escape(label, quote=True)}">{html.escape(text)}</span>')
 
 
 def label_html(ctx: PageContext, ref: str) -> str:

@@ -78,7 +78,7 @@ def numbers_appendix(ctx) -> str:
             body = "".join(
                 f'<tr id="num-{e(key)}"><td class="na-key"><code>{e(key).replace(".", ".<wbr>")}</code></td>'
                 f'<td class="na-text">{e(n.text[lang])}</td><td class="na-kind">{lab[n.provenance.kind]}</td>'
-                f'<td class="na-source">{e(n.hover(lang))}</td>'
+                f'<td class="na-source">{e(n.source(lang))}</td>'
                 f'<td class="na-defined"><code>{e(n.defined_at)}</code></td></tr>' for key, n in rows)
             inner.append(f'<details class="na-sub" data-sub="{e(sub)}"><summary>{e(sub)} '
                          f'<span class="na-count">({len(rows)})</span></summary>'

@@ -16,6 +16,8 @@ snake_case name (`ffn.ledger.total`, `final_val_loss`). Text in backticks is cod
     check_text("残差:x + F(x)")           → [Finding("halfwidth", ":", …)]
     check_html(page_html)                  → findings in the page's text and its title/alt/aria-label/placeholder
     check_labels(json_table)               → findings in a label table's Chinese strings
+    check_figure(figure)                   → findings in a figure's text in one language (its title, axis
+                                             titles, trace names, hovers, annotations, text alternative)
 """
 from __future__ import annotations
 
@@ -193,6 +195,40 @@ def check_labels(table: dict, lang: str = "zh") -> list[tuple[str, Finding]]:
             for i, v in enumerate(node):
                 walk(v, f"{path}[{i}]")
     walk(table, "")
+    return out
+
+
+# what a figure says: a trace's name and hovers, any title's or annotation's text, the text alternative
+FIGURE_TEXTS = {"text", "name", "hovertemplate", "hovertext", "texttemplate", "alt"}
+# Plotly's markup in a text: a tag ("<br>", "<extra></extra>") or a placeholder it fills ("%{y:.3f}")
+PLOTLY_MARKUP = re.compile(r"<br\s*/?>|<[^>]*>|%\{[^}]*\}")
+
+
+def check_figure(figure: dict) -> list[tuple[str, Finding]]:
+    """Findings in one language's figure ({data, layout, alt}), with the path of the text ("data[2].name")."""
+    out = []
+
+    def check(text: str, path: str):
+        if CJK_CHAR.search(text):
+            plain = PLOTLY_MARKUP.sub(lambda m: "\n" if m.group(0).startswith("<br") else HIDDEN, text)
+            out.extend((path, f) for f in check_text(plain, where=path))
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                where = f"{path}.{k}" if path else k
+                if k in FIGURE_TEXTS and isinstance(v, str):
+                    check(v, where)
+                elif k in FIGURE_TEXTS and isinstance(v, list):
+                    for i, t in enumerate(v):
+                        if isinstance(t, str):
+                            check(t, f"{where}[{i}]")
+                else:
+                    walk(v, where)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+    walk(figure, "")
     return out
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
 from course.core.references import Written
-from course.core.registry import Registry, Scope
+from course.core.registry import Registry, Scope, SourceReader
 from course.core.languages import Languages
 from course.core.words import Words, core_words, unit_words
 
@@ -77,6 +77,8 @@ class Unit:
     title: dict[str, str] = field(default_factory=dict)
     question: dict[str, str] = field(default_factory=dict)
     numbers: Optional[Callable[[Scope, Any], None]] = None   # adds its numbers, given the chapter's context
+    # how a reader is told of the sources its numbers read (its data files, its simulations), in its words
+    sources: tuple[SourceReader, ...] = ()
     validate: Optional[Callable[[Any], str]] = None         # checks its data, given the inputs; a one-line summary
     widgets: tuple[Widget, ...] = ()
     figures: tuple[Figure, ...] = ()

@@ -38,7 +38,7 @@ def kv_cache_figure(results, lang: str) -> dict:
             data.append({"type": "bar", "orientation": "h", "y": names, "x": [s[g] / 1e9 for s in split],
                          "name": t(f"fig.group.{g}"), "legendgroup": g, "marker": {"color": COLORS[g]},
                          "visible": view == "long", "showlegend": True,
-                         "hovertext": [f"{n}: {t('fig.group.' + g)} {size(s[g])}" for n, s in zip(names, split)],
+                         "hovertext": [t("fig.hover", model=n, group=t(f"fig.group.{g}"), size=size(s[g])) for n, s in zip(names, split)],
                          "hoverinfo": "text"})
             which.append(view)
         data.append({"type": "scatter", "mode": "text", "y": names, "x": [x / 1e9 for x in totals],

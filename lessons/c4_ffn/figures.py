@@ -33,7 +33,7 @@ def ledger(results: Results, lang: str) -> dict:
              "x": [parts[p] / scale for p in order], "text": [shown[p] for p in order], "textposition": "outside",
              "cliponaxis": False,
              "marker": {"color": [FFN_COLOR if p == "ffn" else OTHER_COLOR for p in order]},
-             "hovertext": [f"{name[p]}: {integer(parts[p])} ({shown[p]})" for p in order],
+             "hovertext": [t("ledger.hover", part=name[p], n=integer(parts[p]), shown=shown[p]) for p in order],
              "hoverinfo": "text", "showlegend": False}]
     title = t("ledger.title", anchor=a.name, in_1e8=fixed(total / 1e8, 0), in_1e9=fixed(total / 1e9, 1))
     layout = base_layout(title, height=420, margin={"l": 220, "r": 70, "t": 60, "b": 50},

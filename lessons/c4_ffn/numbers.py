@@ -278,7 +278,7 @@ def add_activations(reg: Scope) -> None:
 
 def add_ring(reg: Scope) -> None:
     spec = twins.RING
-    where = f"{TWINS} (seed {spec.seed})"
+    where = WORDS("ring.where", twins=TWINS, seed=spec.seed)
     pts = twins.ring_points(spec)
     for field in ("center_radius", "ring_inner", "threshold"):
         v = getattr(spec, field)

@@ -253,8 +253,9 @@ def norm_bench(results: Results, lang: str) -> dict:
         data.append({"type": "bar", "orientation": "h", "y": labels,
                      "x": [b.ops[op].fraction_of_copy_gbps for op in ops], "name": name, "legendgroup": device,
                      "showlegend": False, "marker": {"color": color}, "xaxis": "x2", "yaxis": "y2",
-                     "hovertext": [f"{lab}: {fixed(100 * b.ops[op].fraction_of_copy_gbps, 1)}% "
-                                   f"({t('fig.copy')} {fixed(b.plain_copy.gbps, 1)} GB/s)" for lab, op in zip(labels, ops)],
+                     "hovertext": [t("bench.copy_hover", op=lab, share=fixed(100 * b.ops[op].fraction_of_copy_gbps, 1),
+                                     copy_words=t("fig.copy"), copy=fixed(b.plain_copy.gbps, 1))
+                                   for lab, op in zip(labels, ops)],
                      "hoverinfo": "text"})
     first = next(iter(benches.values()))
     shape = " × ".join(str(n) for n in first.shape)

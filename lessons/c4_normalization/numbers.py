@@ -164,7 +164,7 @@ SIM_SETTINGS = {  # the lesson's walk through the simulator's switches, at its d
 def add_simulator(reg: Scope) -> None:
     """The simulator's read-outs from its Python twin, so the prose quotes exactly what the widget shows."""
     N, gain = SIM.default_layers, SIM.default_gain
-    where = f"{TWINS} (simulate, seed {SIM.seed}, d = {SIM.width}, T = {SIM.tokens})"
+    where = WORDS("sim.where", twins=TWINS, seed=SIM.seed, width=SIM.width, tokens=SIM.tokens)
     reg.add("sim.default_layers", N, integer(N), computed(WORDS("sim.default_layers"), where))
     reg.add("sim.default_gain", gain, fixed(gain, 2), computed(WORDS("sim.default_gain"), where))
     for name, kw in SIM_SETTINGS.items():

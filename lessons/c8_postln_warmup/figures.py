@@ -82,6 +82,15 @@ def _per_seed_lines(results: Results, runs, t: LangWords, x_of, y_of, mode="line
 
 # ---------------------------------------------------------------- 1. the gradient at init against depth
 
+def _probe_marker(placement: str) -> dict:
+    """Post-LN's points are the same with and without the write-back scaling (its norm comes after the
+    write), and so are both placements once matched: the unscaled variant is a larger open ring around the
+    scaled one's filled point, so neither hides the other."""
+    unscaled = placement.endswith("_unscaled")
+    return {"color": COLORS[placement], "size": 13 if unscaled else 7, "line": {"width": 2, "color": COLORS[placement]},
+            "symbol": ("circle" if "pre" in placement else "square") + ("-open" if unscaled else "")}
+
+
 def depth_probe(results: Results, lang: str) -> dict:
     t = WORDS.lang(lang)
     data, which = [], []
@@ -97,7 +106,7 @@ def depth_probe(results: Results, lang: str) -> dict:
                     seeds.append(r.config.seed)
             data.append({"type": "scatter", "mode": "markers", "x": xs, "y": ys, "name": t(f"placement.{p}"),
                          "text": [f"{t('fig.seed')} {s}" for s in seeds], "legendgroup": p, "visible": view == "raw",
-                         "marker": {"color": COLORS[p], "size": 8, "symbol": "circle" if "pre" in p else "square"}})
+                         "marker": _probe_marker(p)})
             which.append(view)
     buttons = [{"label": t(f"fig.{v}"), "method": "update", "args": [{"visible": [w == v for w in which]}]} for v in ("raw", "matched")]
     have = any(init_run(p, L) in results.runs for p in PLACEMENTS for L in DEPTHS)

@@ -107,8 +107,8 @@
     var state = { layers: cfg.layers.value, gain: cfg.gain.value,
                   residual: cfg.toggles.residual, prenorm: cfg.toggles.prenorm, scale: cfg.toggles.scale };
     var out = {},
-        streamChart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.t(L.perLayer) + ": " + CW.t(L.scaleTitle) }),
-        gradChart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.t(L.perLayer) + ": " + CW.t(L.gradTitle) });
+        streamChart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.fill(CW.t(L.chartLabel), { per: CW.t(L.perLayer), chart: CW.t(L.scaleTitle) }) }),
+        gradChart = CW.el("div", { class: "cw-chart", role: "img", "aria-label": CW.fill(CW.t(L.chartLabel), { per: CW.t(L.perLayer), chart: CW.t(L.gradTitle) }) });
 
     function readout(name, label) { return CW.readout(out, name, CW.t(label)); }
     var layers = CW.slider({ label: CW.t(L.layers), control: "layers", min: spec.layers_min, max: spec.layers_max, step: 1,

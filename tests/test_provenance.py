@@ -1,0 +1,71 @@
+"""A number's provenance, twice: in the reader's words for its tooltip (`Number.hover`), and for authors in
+the numbers appendix (`Number.source`: the files read, the run's device, date and commit). The units'
+source readers (course/core/registry.py `SourceReader`) say what a computed number's sources are."""
+from __future__ import annotations
+
+import pytest
+
+from course.core.registry import Computed, Measured, Registry, SourceError, SourceReaders
+from course.core.words import in_lang
+
+LANGS = ("zh", "en")
+
+
+def of_kind(reg, kind: str):
+    found = [(k, n) for k, n in reg.numbers.items() if n.provenance.kind == kind]
+    assert found, f"the registry has no {kind} number"
+    return found
+
+
+def test_every_number_is_told_in_the_readers_words_in_every_language(reg):
+    for key, n in reg.numbers.items():
+        assert set(n.told) == set(reg.languages), key
+        for lang in reg.languages:
+            assert n.hover(lang) == n.told[lang], (key, lang)
+
+
+def test_a_computed_number_names_no_file_it_read(reg):
+    """Beyond what its formula's own words say (a few name the code they describe)."""
+    for key, n in of_kind(reg, "computed"):
+        for lang in LANGS:
+            for s in n.provenance.sources:
+                path = in_lang(s, lang).split()[0].split("（")[0]
+                if path not in in_lang(n.provenance.formula, lang):
+                    assert path not in n.hover(lang), (key, lang, n.hover(lang))
+                assert path in n.source(lang), (key, lang)
+
+
+def test_a_measured_number_names_its_run_but_not_its_device_date_or_commit(reg):
+    """Beyond what its run's own words say (a comparison with another machine names that machine's results)."""
+    for key, n in of_kind(reg, "measured"):
+        p = n.provenance
+        for lang in LANGS:
+            told, run = n.hover(lang), in_lang(p.run, lang)
+            assert run in told, (key, lang)
+            for said in (p.commit, p.date, in_lang(p.device, lang)):
+                assert said in run or said not in told, (key, lang, told)
+            assert p.commit in n.source(lang) and p.date in n.source(lang)
+
+
+def test_a_number_from_the_anchors_config_names_the_field_it_read(reg, units):
+    course = next(u for u in units.all if u.kind == "course")
+    said = {lang: course.words.lang(lang)("source.anchor_field", field="\0").split("\0")[0] for lang in LANGS}
+    fields = [(k, n, s.split("text_config.")[1].rstrip(")")) for k, n in of_kind(reg, "computed")
+              for s in n.provenance.sources if isinstance(s, str) and "text_config." in s]
+    assert fields, "no number reads a field of the anchor's config"
+    for key, n, field in fields:
+        for lang in LANGS:
+            assert said[lang] + field in n.hover(lang), (key, lang, n.hover(lang))
+
+
+def test_a_cited_number_names_its_paper_and_table(reg):
+    for key, n in of_kind(reg, "cited"):
+        for lang in LANGS:
+            assert n.provenance.paper in n.hover(lang) and in_lang(n.provenance.table, lang) in n.hover(lang)
+
+
+def test_a_source_no_unit_reads_fails_naming_the_key_and_the_source():
+    reg = Registry(languages=LANGS, readers=SourceReaders())
+    with pytest.raises(SourceError, match=r"'x\.y'.*'data/unknown\.json'"):
+        reg.add("x.y", 1, "1", Computed(formula="a", sources=["data/unknown.json"]))
+    reg.add("x.z", 1, "1", Measured(run="r", device="d", date="2026-01-01", commit="abc"))   # no sources to read
