@@ -14,6 +14,7 @@ from pathlib import Path
 
 from course.core.files import write_atomic
 from course.core.project import Paths
+from course.core.static_figures import INDEX, SCHEMES, STATIC, Job, render
 from course.core.units import Units
 
 REFERENCE_COLOR = "#888888"   # reference lines (the unigram baseline) in every figure
@@ -94,18 +95,21 @@ def standalone_html(fig: dict, lang: str, plotly: str) -> str:
                              dark=PALETTES["dark"], data=data.replace("</", "<\\/"))
 
 
+
 def figure_files(names: list[str], paths: Paths, languages: tuple[str, ...], out: Path | None = None) -> list[Path]:
-    """Every file the figures stage writes for these figures."""
+    """Every file the figures stage writes for these figures (the static renderings through their index)."""
     out = out or paths.figures
     return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.html" for n in names for lang in languages]
-            + [out / paths.plotly_js.name])
+            + [out / paths.plotly_js.name, out / STATIC / INDEX])
 
 
 def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) -> list[Path]:
-    """Write each figure's data for the site and its standalone pages; return the data files."""
+    """Write each figure's data for the site, its standalone pages and its static renderings (one per
+    language and palette); return the data files."""
     out = out or paths.figures
     written = []
-    for name, fig in build_figures(units, sources).items():
+    figures = build_figures(units, sources)
+    for name, fig in figures.items():
         path = out / f"{name}.json"
         write_atomic(path, json.dumps(fig, ensure_ascii=False, separators=(",", ":")) + "\n")
         written.append(path)
@@ -114,6 +118,8 @@ def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) 
     plotly = out / paths.plotly_js.name  # one copy beside the pages, shared by all of them
     if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():
         write_atomic(plotly, paths.plotly_js.read_bytes())
+    render([Job(f"{name}.{lang}", fig[lang], palette) for name, fig in figures.items() for lang in units.languages
+            for palette in SCHEMES], out / STATIC, paths)
     return written
 
 

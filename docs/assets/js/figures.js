@@ -28,6 +28,7 @@
     if (f.narrow && (el.clientWidth || window.innerWidth) < NARROW) layout = merge(layout, f.narrow);
     var config = Object.assign({}, CONFIG, { toImageButtonOptions: { filename: name || "figure" } });
     return Promise.resolve(CW.draw(el, f.data, CW.layout(layout), config)).then(function () {
+      el.classList.add("figure-drawn");
       el.dispatchEvent(new CustomEvent("figure:drawn", { bubbles: true }));
     });
   }
