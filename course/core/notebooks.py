@@ -215,10 +215,11 @@ async def _execute(paths: Paths, src: Path, timeout_s: int) -> tuple[object, Rea
         os.unlink(log)
 
 
-def html_outputs(paths: Paths) -> list[str]:
-    """The HTML outputs of every executed notebook (a lab's figures are among them)."""
+def html_outputs(paths: Paths, only: Path | None = None) -> list[str]:
+    """The HTML outputs of every executed notebook, or of the one of source `only` (a lab's figures are among
+    them)."""
     out = []
-    for src in sources(paths):
+    for src in [only] if only else sources(paths):
         path = executed_path(paths, src)
         if path.exists():
             for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
