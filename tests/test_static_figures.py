@@ -30,7 +30,7 @@ PRINT_WIDTH = 718   # CSS px: A4 (210 mm) less Chromium's default print margins 
 def expected_figures(stem: str, lang: str, built_paths) -> int:
     """How many figures the page's source places: its figure shortcodes, or a lab's own figures."""
     if (stem, lang) in LABS:
-        source = DOCS / (stem + (".en" if lang == "en" else "") + ".ipynb")
+        source = built_paths.docs / (stem + (".en" if lang == "en" else "") + ".ipynb")
         return sum(1 for text in html_outputs(built_paths, source) for _ in static_figures.inline_figures(text))
     return len(placed(stem, "figure", lang))
 
