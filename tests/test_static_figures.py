@@ -6,6 +6,7 @@ them, and the build says so when no browser is there to draw them."""
 from __future__ import annotations
 
 import posixpath
+from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 
 import pytest
@@ -45,14 +46,14 @@ class Figures(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "div" and "plotly-figure" in (a.get("class") or "").split():
-            self.figures.append({"attrs": a, "static": 0, "images": []})
+            self.figures.append({"attrs": a, "static": 0, "images": [], "sources": []})
             self.open, self.depth = self.figures[-1], 0
         elif self.open is not None:
             if tag == "div":
                 self.depth += 1
                 self.open["static"] += "figure-static" in (a.get("class") or "").split()
-            elif tag == "img":
-                self.open["images"].append(a)
+            elif tag in ("img", "source"):
+                self.open["images" if tag == "img" else "sources"].append(a)
 
     def handle_endtag(self, tag):
         if self.open is not None and tag == "div":
@@ -71,14 +72,17 @@ def test_every_figure_holds_its_static_rendering(stem, lang, site_dir, built_pat
     for fig in parser.figures:
         name = fig["attrs"].get("data-figure", "a lab's figure")
         assert fig["static"] == 1, f"{page_url(stem, lang)}: figure {name} holds no .figure-static"
-        palettes = sorted(c.removeprefix("figure-static-") for i in fig["images"] for c in i["class"].split())
+        palettes = sorted(i["class"].removeprefix("figure-static-") for i in fig["images"])
         assert palettes == sorted(static_figures.SCHEMES), f"{page_url(stem, lang)}: figure {name}'s images: {palettes}"
+        assert len(fig["sources"]) == len(fig["images"]), f"{name}: an image without its phone rendering"
         for img in fig["images"]:
             assert img["alt"] == fig["attrs"]["aria-label"] and img["alt"].strip(), f"{name}: the image's alt"
-            assert int(img["width"]) > 0 and int(img["height"]) > 0, f"{name}: the image has no size"
             assert img["loading"] == "lazy", f"{name}: the image loads eagerly"
-            served = site_dir / posixpath.normpath(posixpath.join(page_url(stem, lang), img["src"]))
-            assert served.is_file() and served.stat().st_size > 0, f"{name}: {img['src']} is not served"
+        for img in fig["images"] + fig["sources"]:
+            assert int(img["width"]) > 0 and int(img["height"]) > 0, f"{name}: an image has no size"
+            src = img.get("src") or img["srcset"]
+            served = site_dir / posixpath.normpath(posixpath.join(page_url(stem, lang), src))
+            assert served.is_file() and served.stat().st_size > 0, f"{name}: {src} is not served"
 
 
 # ------------------------------------------------------------ with JavaScript off, and in print
@@ -87,6 +91,7 @@ SHOWN = """() => [...document.querySelectorAll('.plotly-figure')].map(root => {
     const shown = [...root.querySelectorAll('.figure-static img')].filter(i => getComputedStyle(i).display !== 'none');
     const box = root.getBoundingClientRect(), W = document.documentElement.clientWidth;
     return {name: root.dataset.figure || "a lab's figure", shown: shown.map(i => i.className),
+            narrow: shown.every(i => /\.narrow\.\w+$/.test(i.currentSrc)),
             loaded: shown.every(i => i.complete && i.naturalWidth > 0),
             inside: shown.every(i => { const b = i.getBoundingClientRect();
                                        return b.width > 100 && b.height > 50 && b.left >= -1 && b.right <= W + 1; }),
@@ -95,9 +100,10 @@ SHOWN = """() => [...document.querySelectorAll('.plotly-figure')].map(root => {
 })"""
 
 
-def check_shown(figures: list[dict], palette: str, where: str, want: int) -> None:
+def check_shown(figures: list[dict], palette: str, where: str, want: int, narrow: bool = False) -> None:
     assert len(figures) == want, f"{where}: {len(figures)} figures, its source places {want}"
     for f in figures:
+        assert f["narrow"] == narrow, f"{where}: {f['name']} shows its {'wide' if narrow else 'narrow'} rendering"
         assert f["shown"] == [f"figure-static-{palette}"], f"{where}: {f['name']} shows {f['shown']}, not its {palette} image"
         assert f["loaded"], f"{where}: {f['name']}'s {palette} image did not load"
         assert f["inside"], f"{where}: {f['name']}'s image is not within the page's width"
@@ -114,6 +120,9 @@ def test_without_javascript_every_figure_shows_its_image(stem, lang, browser, se
         # what the palette switch sets (its images loaded with the page: without scripts nothing loads lazily)
         page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
         check_shown(page.evaluate(SHOWN), "dark", page_url(stem, lang) + " (dark)", want)
+        page.set_viewport_size({"width": 390, "height": 844})   # a phone: the narrow rendering
+        page.wait_for_function("[...document.images].every(i => i.complete)")
+        check_shown(page.evaluate(SHOWN), "dark", page_url(stem, lang) + " (dark, phone)", want, narrow=True)
         widgets = page.locator("[data-widget]")
         for i in range(widgets.count()):   # a widget says, in the page's language, that it needs JavaScript
             assert widgets.nth(i).inner_text().strip(), f"{page_url(stem, lang)}: a widget shows nothing without JavaScript"
@@ -160,26 +169,27 @@ def test_a_rendering_is_remade_only_when_what_draws_it_changed(tmp_path, monkeyp
     made = []
 
     def fake(jobs, paths):
-        made.extend((j.stem, j.palette) for j in jobs)
+        made.extend((j.stem, j.variant) for j in jobs)
         return [{"data": b"<svg/>", "format": "svg", "width": 720, "height": 400} for _ in jobs]
     monkeypatch.setattr(static_figures, "_render", fake)
     spec = {"data": [{"x": [1, 2], "y": [3, 4]}], "layout": {"title": {"text": "t"}}, "alt": "a line"}
-    jobs = lambda s: [static_figures.Job("f.zh", s, p) for p in static_figures.SCHEMES]  # noqa: E731
+    jobs = lambda s: static_figures.jobs("f.zh", s)  # noqa: E731
+    every = len(static_figures.SCHEMES) * len(static_figures.SIZES)
     out = tmp_path / "static"
     index = static_figures.render(jobs(spec), out, PATHS)
-    assert sorted(made) == [("f.zh", p) for p in sorted(static_figures.SCHEMES)]
+    assert len(set(made)) == every, made
     assert {e["file"] for e in index["f.zh"].values()} == {p.name for p in out.glob("*.svg")}
 
     made.clear()
     static_figures.render(jobs({**spec, "alt": "another text alternative"}), out, PATHS)
     assert made == [], "the text alternative is no part of the drawing"
     static_figures.render(jobs({**spec, "layout": {"title": {"text": "u"}}}), out, PATHS)
-    assert len(made) == len(static_figures.SCHEMES), "a changed layout draws again"
+    assert len(made) == every, "a changed layout draws again"
 
     made.clear()
     monkeypatch.setattr(static_figures, "renderer_key", lambda paths: "another plotly.js")
     static_figures.render(jobs({**spec, "layout": {"title": {"text": "u"}}}), out, PATHS)
-    assert len(made) == len(static_figures.SCHEMES), "a changed renderer draws again"
+    assert len(made) == every, "a changed renderer draws again"
 
     static_figures.render([], out, PATHS)
     assert [p.name for p in out.iterdir()] == [static_figures.INDEX], "a rendering nothing names is removed"
@@ -187,9 +197,11 @@ def test_a_rendering_is_remade_only_when_what_draws_it_changed(tmp_path, monkeyp
 
 def test_no_browser_is_a_clear_build_error(monkeypatch):
     monkeypatch.setattr(core_browser, "CHROMIUM", "/nonexistent/chromium")
-    job = static_figures.Job("f.zh", {"data": [], "layout": {}}, "light")
-    with pytest.raises(static_figures.BrowserMissing, match="make browser"):
-        static_figures._render([job], PATHS)
+    # in a thread of its own, as in the build's process: a browser test's Playwright may be running in this one
+    with ThreadPoolExecutor(1) as pool:
+        attempt = pool.submit(static_figures._render, static_figures.jobs("f.zh", {"data": [], "layout": {}}), PATHS)
+        with pytest.raises(static_figures.BrowserMissing, match="make browser"):
+            attempt.result()
     assert issubclass(static_figures.BrowserMissing, static_figures.KnownError)   # exit 2 with its one line
 
 

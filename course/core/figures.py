@@ -14,7 +14,7 @@ from pathlib import Path
 
 from course.core.files import write_atomic
 from course.core.project import Paths
-from course.core.static_figures import INDEX, SCHEMES, STATIC, Job, render
+from course.core.static_figures import INDEX, STATIC, jobs, render
 from course.core.units import Units
 
 REFERENCE_COLOR = "#888888"   # reference lines (the unigram baseline) in every figure
@@ -118,8 +118,8 @@ def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) 
     plotly = out / paths.plotly_js.name  # one copy beside the pages, shared by all of them
     if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():
         write_atomic(plotly, paths.plotly_js.read_bytes())
-    render([Job(f"{name}.{lang}", fig[lang], palette) for name, fig in figures.items() for lang in units.languages
-            for palette in SCHEMES], out / STATIC, paths)
+    render([job for name, fig in figures.items() for lang in units.languages for job in jobs(f"{name}.{lang}", fig[lang])],
+           out / STATIC, paths)
     return written
 
 

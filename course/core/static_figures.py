@@ -4,11 +4,12 @@ drawn, when JavaScript is off, and in print.
 Each figure is drawn as the site draws it: the site's one plotly.js and its chart code (CW.layout and CW.draw
 in docs/assets/js/common.js, which apply the reader's palette and fit the text to the width), in headless
 Chromium (course/core/browser.py), once per language and palette ("light" on Material's `default` scheme,
-"dark" on `slate`), at the width of a desktop page's content column. A rendering is an SVG (sharp at any
+"dark" on `slate`), at the width of a desktop page's content column and of a phone's (with the figure's
+narrow layout, as figures.js draws it there). A rendering is an SVG (sharp at any
 zoom and in print) unless the SVG would be larger than SVG_LIMIT (a chart of thousands of points): then a
 WebP at twice the pixel density, which keeps it small.
 
-A rendering is keyed on what determines it: the figure's spec in that language, the palette, and the renderer
+A rendering is keyed on what determines it: the figure's spec in that language, the palette and size, and the renderer
 (this module's code, plotly.js, the site's chart code and the fonts its stylesheet names). `static/index.json`
 beside the renderings records each one's key, file and size; a rendering whose key is unchanged is kept, and a
 file no rendering names any more is removed. Files are written atomically, the index last.
@@ -35,7 +36,10 @@ log = logging.getLogger(__name__)
 STATIC, INLINE = "static", "static-inline"   # under figures/: the figures' renderings, the notebooks' own
 URL = "assets/figures"                        # where the site serves both folders
 SCHEMES = {"light": "default", "dark": "slate"}   # palette → Material's data-md-color-scheme
-WIDTH = 720                # px: the content column of a desktop page (figures.js's narrow layout is under 560)
+# px: the content column of a desktop page, and of a phone's (390 px less the page's margins), where figures.js
+# draws a figure's narrow layout (under 560 px); a page shows the narrow one up to NARROW_MEDIA
+SIZES = {"wide": 720, "narrow": 360}
+NARROW, NARROW_MEDIA = 560, "(max-width: 600px)"
 SVG_LIMIT = 150_000        # bytes: a larger SVG becomes a WebP at 2x
 RASTER_SCALE = 2
 INDEX = "index.json"
@@ -52,12 +56,22 @@ class BrowserMissing(KnownError):
 
 @dataclass(frozen=True)
 class Job:
-    stem: str        # the rendering's name without palette and extension: "NAME.LANG"
+    stem: str        # the rendering's name without palette, size and extension: "NAME.LANG"
     spec: dict       # {data, layout, narrow?} as figures.js receives it
     palette: str     # "light" or "dark"
+    size: str        # "wide" or "narrow"
+
+    @property
+    def variant(self) -> str:
+        return f"{self.palette}.{self.size}"
 
     def key(self, renderer: str) -> str:
-        return hashlib.sha256(f"{renderer}\0{self.palette}\0{canonical(self.spec)}".encode()).hexdigest()
+        return hashlib.sha256(f"{renderer}\0{self.variant}\0{canonical(self.spec)}".encode()).hexdigest()
+
+
+def jobs(stem: str, spec: dict) -> list[Job]:
+    """A figure's renderings: one per palette and size."""
+    return [Job(stem, spec, palette, size) for palette in SCHEMES for size in SIZES]
 
 
 def canonical(spec: dict) -> str:
@@ -83,16 +97,21 @@ def renderer_key(paths: Paths) -> str:
     return h.hexdigest()
 
 
-# Draw one figure as figures.js does (the same config, so the same margins), then export it. The page has
-# the site's fonts and chart scripts; a fresh element per figure, removed after.
-RENDER = """async ([spec, scheme, width, limit, scale]) => {
+# Draw one figure as figures.js does (the same config, so the same margins; its narrow layout merged over the
+# layout below NARROW px, as figures.js merges it), then export it. The page has the site's fonts and chart
+# scripts; a fresh element per figure, removed after.
+RENDER = """async ([spec, scheme, width, narrow, limit, scale]) => {
+  const merge = (a, b) => { const out = Object.assign({}, a); Object.keys(b || {}).forEach(k => { const x = a && a[k], y = b[k];
+    out[k] = x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y) ? merge(x, y) : y; });
+    return out; };
+  const layout = spec.narrow && width < narrow ? merge(spec.layout || {}, spec.narrow) : spec.layout || {};
   document.body.setAttribute('data-md-color-scheme', scheme);
   const el = document.createElement('div');
   el.style.width = width + 'px';
   document.body.appendChild(el);
   try {
     const config = {displaylogo: false, modeBarButtons: [['toImage', 'resetScale2d']]};
-    await CW.draw(el, spec.data, CW.layout(spec.layout || {}), config);
+    await CW.draw(el, spec.data, CW.layout(layout), config);
     const height = Math.round(el._fullLayout.height);
     let url = await Plotly.toImage(el, {format: 'svg', width, height});
     let format = 'svg';
@@ -117,7 +136,7 @@ def decode(url: str) -> bytes:
 
 def render(jobs: list[Job], out: Path, paths: Paths) -> dict:
     """Render what changed of `jobs` into `out` (kept: the renderings whose key is unchanged); return the index
-    {stem: {palette: {key, file, width, height}}}. Needs Chromium only when something is to be rendered."""
+    {stem: {"PALETTE.SIZE": {key, file, width, height}}}. Needs Chromium only when something is to be rendered."""
     renderer = renderer_key(paths)
     index_path = out / INDEX
     try:
@@ -126,18 +145,18 @@ def render(jobs: list[Job], out: Path, paths: Paths) -> dict:
         old = {}
     index, todo = {}, []
     for job in jobs:
-        was = old.get(job.stem, {}).get(job.palette)
+        was = old.get(job.stem, {}).get(job.variant)
         if was and was["key"] == job.key(renderer) and (out / was["file"]).exists():
-            index.setdefault(job.stem, {})[job.palette] = was
+            index.setdefault(job.stem, {})[job.variant] = was
         else:
             todo.append(job)
     if todo:
         log.info(f"    rendering {len(todo)} static figure(s) in Chromium")
         for job, entry in zip(todo, _render(todo, paths)):
             entry["key"] = job.key(renderer)
-            name = f"{job.stem}.{job.palette}.{entry.pop('format')}"
+            name = f"{job.stem}.{job.variant}.{entry.pop('format')}"
             write_atomic(out / name, entry.pop("data"))
-            index.setdefault(job.stem, {})[job.palette] = {"key": entry["key"], "file": name,
+            index.setdefault(job.stem, {})[job.variant] = {"key": entry["key"], "file": name,
                                                            "width": entry["width"], "height": entry["height"]}
     index = {stem: dict(sorted(v.items())) for stem, v in sorted(index.items())}
     if index != old or not index_path.exists():
@@ -168,7 +187,8 @@ def _render(jobs: list[Job], paths: Paths) -> list[dict]:
             page.evaluate("document.fonts.ready")
             out = []
             for job in jobs:
-                got = page.evaluate(RENDER, [job.spec, SCHEMES[job.palette], WIDTH, SVG_LIMIT, RASTER_SCALE])
+                got = page.evaluate(RENDER, [job.spec, SCHEMES[job.palette], SIZES[job.size], NARROW, SVG_LIMIT,
+                                             RASTER_SCALE])
                 out.append({"data": decode(got["url"]), "format": got["format"], "width": got["width"],
                             "height": got["height"]})
             return out
@@ -183,13 +203,17 @@ def read_index(folder: Path) -> dict:
 
 def images_html(entry: dict, alt: str, url) -> str:
     """The static rendering of one figure as the page shows it: an <img> per palette (course.css shows the
-    one of the reader's scheme), with its size (nothing moves when it loads), the figure's text alternative,
-    loaded lazily (a figure is rarely in the first screen; the other palette's, not shown, is never
-    fetched). `url(file)` gives an image's URL from the page."""
-    return '<div class="figure-static">' + "".join(
-        f'<img class="figure-static-{palette}" src="{html.escape(url(e["file"]), quote=True)}" width="{e["width"]}" '
-        f'height="{e["height"]}" alt="{html.escape(alt, quote=True)}" loading="lazy" decoding="async">'
-        for palette, e in sorted(entry.items())) + "</div>"
+    one of the reader's scheme), its narrow rendering on a phone, each with its size (nothing moves when it
+    loads), the figure's text alternative, loaded lazily (a figure is rarely in the first screen; the other
+    palette's, not shown, is never fetched). `url(file)` gives an image's URL from the page."""
+    def picture(palette: str) -> str:
+        wide, narrow = entry[f"{palette}.wide"], entry[f"{palette}.narrow"]
+        return (f'<picture><source media="{NARROW_MEDIA}" srcset="{html.escape(url(narrow["file"]), quote=True)}" '
+                f'width="{narrow["width"]}" height="{narrow["height"]}">'
+                f'<img class="figure-static-{palette}" src="{html.escape(url(wide["file"]), quote=True)}" '
+                f'width="{wide["width"]}" height="{wide["height"]}" alt="{html.escape(alt, quote=True)}" '
+                f'loading="lazy" decoding="async"></picture>')
+    return '<div class="figure-static">' + "".join(picture(p) for p in SCHEMES) + "</div>"
 
 
 def served(paths: Paths) -> dict[str, Path]:
@@ -227,8 +251,7 @@ def inline_stem(spec: dict) -> str:
 def render_inline(paths: Paths, texts: list[str]) -> int:
     """Render every notebook figure found in these HTML outputs (the executed notebooks'); how many."""
     found = {inline_stem(spec): spec for text in texts for _, spec, _ in inline_figures(text)}
-    render([Job(stem, spec, palette) for stem, spec in found.items() for palette in SCHEMES],
-           paths.figures / INLINE, paths)
+    render([job for stem, spec in found.items() for job in jobs(stem, spec)], paths.figures / INLINE, paths)
     return len(found)
 
 
