@@ -87,7 +87,7 @@ def test_every_figure_holds_its_static_rendering(stem, lang, site_dir, built_pat
 
 # ------------------------------------------------------------ with JavaScript off, and in print
 
-SHOWN = """() => [...document.querySelectorAll('.plotly-figure')].map(root => {
+SHOWN = r"""() => [...document.querySelectorAll('.plotly-figure')].map(root => {
     const shown = [...root.querySelectorAll('.figure-static img')].filter(i => getComputedStyle(i).display !== 'none');
     const box = root.getBoundingClientRect(), W = document.documentElement.clientWidth;
     return {name: root.dataset.figure || "a lab's figure", shown: shown.map(i => i.className),

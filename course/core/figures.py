@@ -14,7 +14,6 @@ from pathlib import Path
 
 from course.core.files import write_atomic
 from course.core.project import Paths
-from course.core.static_figures import INDEX, STATIC, jobs, render
 from course.core.units import Units
 
 REFERENCE_COLOR = "#888888"   # reference lines (the unigram baseline) in every figure
@@ -98,6 +97,7 @@ def standalone_html(fig: dict, lang: str, plotly: str) -> str:
 
 def figure_files(names: list[str], paths: Paths, languages: tuple[str, ...], out: Path | None = None) -> list[Path]:
     """Every file the figures stage writes for these figures (the static renderings through their index)."""
+    from course.core.static_figures import INDEX, STATIC
     out = out or paths.figures
     return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.html" for n in names for lang in languages]
             + [out / paths.plotly_js.name, out / STATIC / INDEX])
@@ -106,6 +106,8 @@ def figure_files(names: list[str], paths: Paths, languages: tuple[str, ...], out
 def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) -> list[Path]:
     """Write each figure's data for the site, its standalone pages and its static renderings (one per
     language and palette); return the data files."""
+    # imported here: a notebook that imports this module for its helpers has no use for the renderer
+    from course.core.static_figures import STATIC, jobs, render
     out = out or paths.figures
     written = []
     figures = build_figures(units, sources)
