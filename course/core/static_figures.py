@@ -111,7 +111,8 @@ RENDER = """async ([spec, scheme, width, narrow, limit, scale]) => {
   document.body.appendChild(el);
   try {
     const config = {displaylogo: false, modeBarButtons: [['toImage', 'resetScale2d']]};
-    await CW.draw(el, spec.data, CW.layout(layout), config);
+    const data = spec.data.map((t, i) => Object.assign({uid: 't' + i}, t));   // not plotly's random ids
+    await CW.draw(el, data, CW.layout(layout), config);
     const height = Math.round(el._fullLayout.height);
     let url = await Plotly.toImage(el, {format: 'svg', width, height});
     let format = 'svg';
@@ -122,6 +123,8 @@ RENDER = """async ([spec, scheme, width, narrow, limit, scale]) => {
     el.remove();
   }
 }"""
+
+PLOT_ID = re.compile(rb'<defs id="defs-(\w+)"')   # the random id of the plot an SVG was exported from
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>
 body {{ margin: 0; font-family: {font}; }}</style></head>
@@ -189,8 +192,11 @@ def _render(jobs: list[Job], paths: Paths) -> list[dict]:
             for job in jobs:
                 got = page.evaluate(RENDER, [job.spec, SCHEMES[job.palette], SIZES[job.size], NARROW, SVG_LIMIT,
                                              RASTER_SCALE])
-                out.append({"data": decode(got["url"]), "format": got["format"], "width": got["width"],
-                            "height": got["height"]})
+                data = decode(got["url"])
+                uid = PLOT_ID.search(data)   # plotly.js names its clips by a random id: two builds, one file
+                if got["format"] == "svg" and uid:
+                    data = data.replace(uid.group(1), b"static")
+                out.append({"data": data, "format": got["format"], "width": got["width"], "height": got["height"]})
             return out
         finally:
             browser.close()
