@@ -25,22 +25,22 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 
 install: $(STAMP)               ## .venv with the pinned packages and the project itself (editable)
 
-serve: $(STAMP)                 ## serve at 127.0.0.1:8000; numbers and figures follow every saved edit
+serve: $(STAMP) browser         ## serve at 127.0.0.1:8000; numbers and figures follow every saved edit
 	$(PY) build.py --no-site --no-train    # executes the notebooks too; plain `mkdocs serve` shows them as they are
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
-site: $(STAMP)                  ## build everything into site/
+site: $(STAMP) browser          ## build everything into site/
 	$(PY) build.py
 
 # What .github/workflows/pages.yml runs (and tests/test_publish.py, on fresh copies): never trains, and
 # fails naming each result that is stale or missing.
-publish: $(STAMP)               ## build site/ from the committed results only
+publish: $(STAMP) browser       ## build site/ from the committed results only
 	$(PY) build.py --frozen
 
-refresh: $(STAMP)               ## rerun every measurement (training runs, benchmarks), then build
+refresh: $(STAMP) browser       ## rerun every measurement (training runs, benchmarks), then build
 	$(PY) build.py --rerun measurements
 
-browser:                        ## Debian's chromium for the browser tests (Playwright drives it)
+browser:                        ## Debian's chromium: the figures' static renderings and the browser tests (Playwright drives it)
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; }
 
@@ -60,4 +60,4 @@ new-lesson: $(STAMP)            ## a new lesson in both languages, and its chapt
 	  $(if $(TITLE_ZH),--title-zh "$(TITLE_ZH)") $(if $(TITLE_EN),--title-en "$(TITLE_EN)")
 
 clean:
-	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js
+	rm -rf .build site site.tmp site.old figures/*.json figures/*.html figures/*.js figures/static figures/static-inline

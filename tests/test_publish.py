@@ -39,7 +39,9 @@ def test_the_workflow_installs_the_project_and_publishes_with_the_frozen_build()
     # --no-print-directory: under `make test` this make is a sub-make, which would announce its directory
     make = subprocess.run(["make", "--no-print-directory", "-n", "publish", "STAMP=", "PY=python"], cwd=ROOT,
                           capture_output=True, text=True)
-    assert make.stdout.strip() == "python build.py --frozen", make.stdout
+    *browser, build = make.stdout.strip().splitlines()
+    assert build == "python build.py --frozen", make.stdout
+    assert "apt-get install" in "".join(browser) and "chromium" in "".join(browser), make.stdout  # static figures
     # -B: print the install recipe even where .venv is already installed (as it is under make test)
     install = subprocess.run(["make", "--no-print-directory", "-n", "-B", "install"], cwd=ROOT, capture_output=True,
                              text=True).stdout

@@ -77,9 +77,15 @@ def test_every_word_is_asked_for(units, reg, tmp_path):
     for n in reg.numbers.values():        # the hover of every number, in every language
         for lang in langs:
             n.hover(lang)
+    from course.core.static_figures import INDEX, STATIC, jobs
     figures = build_figures(units, PROJECT.figure_sources())
     for name, fig in figures.items():
         (tmp_path / f"{name}.json").write_text(json.dumps(fig, ensure_ascii=False), encoding="utf-8")
+    # the static renderings' index, as the figures stage writes it (no image is drawn: pages only link them)
+    (tmp_path / STATIC).mkdir()
+    (tmp_path / STATIC / INDEX).write_text(json.dumps(
+        {f"{name}.{lang}": {j.variant: {"file": f"{name}.{lang}.{j.variant}.svg", "width": 1, "height": 1}
+                            for j in jobs(name, {})} for name in figures for lang in langs}), encoding="utf-8")
     refs = build_references(load_course_map(PROJECT.paths.course_map), units.written(), PROJECT.paths.docs, langs)
     docs = PROJECT.paths.docs
     for page in sorted(docs.rglob("*.md")):

@@ -97,10 +97,12 @@ def standalone_html(fig: dict, lang: str, plotly: str) -> str:
 
 
 def figure_files(names: list[str], paths: Paths, languages: tuple[str, ...], out: Path | None = None) -> list[Path]:
-    """Every file the figures stage writes for these figures."""
+    """Every file the figures stage writes for these figures (the static renderings through their index)."""
+    from course.core.static_figures import INDEX, STATIC
     out = out or paths.figures
     return ([out / f"{n}.json" for n in names] + [out / f"{n}.{lang}.{ext}" for n in names for lang in languages
-                                                   for ext in ("json", "html")] + [out / paths.plotly_js.name])
+                                                   for ext in ("json", "html")]
+            + [out / paths.plotly_js.name, out / STATIC / INDEX])
 
 
 SIGNIFICANT = 6   # digits a figure's numbers keep where a reader gets them: more than any chart or hover shows
@@ -123,10 +125,14 @@ def compact(value) -> str:
 
 
 def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) -> list[Path]:
-    """Write each figure's data for the site and its standalone pages; return the data files."""
+    """Write each figure's data for the site, its standalone pages and its static renderings (one per
+    language and palette); return the data files."""
+    # imported here: a notebook that imports this module for its helpers has no use for the renderer
+    from course.core.static_figures import STATIC, jobs, render
     out = out or paths.figures
     written = []
-    for name, fig in build_figures(units, sources).items():
+    figures = build_figures(units, sources)
+    for name, fig in figures.items():
         path = out / f"{name}.json"
         write_atomic(path, compact(fig) + "\n")
         written.append(path)
@@ -136,6 +142,8 @@ def write_figures(units: Units, sources, paths: Paths, out: Path | None = None) 
     plotly = out / paths.plotly_js.name  # one copy beside the pages, shared by all of them
     if not plotly.exists() or plotly.read_bytes() != paths.plotly_js.read_bytes():
         write_atomic(plotly, paths.plotly_js.read_bytes())
+    render([job for name, fig in figures.items() for lang in units.languages for job in jobs(f"{name}.{lang}", fig[lang])],
+           out / STATIC, paths)
     return written
 
 

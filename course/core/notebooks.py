@@ -215,6 +215,21 @@ async def _execute(paths: Paths, src: Path, timeout_s: int) -> tuple[object, Rea
         os.unlink(log)
 
 
+def html_outputs(paths: Paths, only: Path | None = None) -> list[str]:
+    """The HTML outputs of every executed notebook, or of the one of source `only` (a lab's figures are among
+    them)."""
+    out = []
+    for src in [only] if only else sources(paths):
+        path = executed_path(paths, src)
+        if path.exists():
+            for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+                for o in cell.get("outputs", []):
+                    text = o.get("data", {}).get("text/html")
+                    if text:
+                        out.append("".join(text) if isinstance(text, list) else text)
+    return out
+
+
 def execute_stale(paths: Paths, timeout_s: int = 600, workers: int | None = None, force: bool = False) -> str:
     """Execute, at the same time, every notebook whose inputs changed (all of them with `force`); write each
     executed copy and its record of reads atomically. A notebook that fails is named; the others are kept."""

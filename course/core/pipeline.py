@@ -155,7 +155,9 @@ class Pipeline:
     def _stage_key(self, stage: str, options: Options, reads: Reads) -> str:
         if stage == "notebooks":
             from course.core.notebooks import stage_key
-            return stage_key(self.project.paths)  # what each notebook's kernel read
+            from course.core.static_figures import renderer_key
+            # what each notebook's kernel read, and what draws the static renderings of its figures
+            return stage_key(self.project.paths) + renderer_key(self.project.paths)
         return self.key(stage, options, reads)
 
     def _fresh(self, stage: str, options: Options, record: dict) -> bool:
@@ -191,7 +193,8 @@ class Pipeline:
             return figure_files([f.name for _, f in self.units.figures()], paths, self.project.languages)
         if stage == "notebooks":
             from course.core.notebooks import executed_path, sources
-            return [executed_path(paths, p) for p in sources(paths)]
+            from course.core.static_figures import INDEX, INLINE
+            return [executed_path(paths, p) for p in sources(paths)] + [paths.figures / INLINE / INDEX]
         return []
 
     # ------------------------------------------------------------ the stages
@@ -255,8 +258,10 @@ class Pipeline:
         return f"{len(write_figures(self.units, self.project.figure_sources(), self.project.paths))} figures"
 
     def run_notebooks(self, options: Options) -> str:
-        from course.core.notebooks import execute_stale
-        return execute_stale(self.project.paths, force=options.forced("notebooks"))
+        from course.core.notebooks import execute_stale, html_outputs
+        from course.core.static_figures import render_inline
+        note = execute_stale(self.project.paths, force=options.forced("notebooks"))
+        return f"{note}; {render_inline(self.project.paths, html_outputs(self.project.paths))} figures of theirs as static images"
 
 
 def forget_modules(packages: tuple[str, ...]) -> None:

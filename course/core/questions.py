@@ -235,6 +235,7 @@ def question_html(ctx, qid: str) -> str:
     return (f'<div class="cq admonition question" {attr_text}>'
             f'<p class="admonition-title">{e(say("questions.title"))}</p>'
             f'<p class="cq-ask" id="{dom}-ask">{ask}</p>'
+            f'<noscript><p class="cq-noscript">{e(say("questions.noscript"))}</p></noscript>'
             f'<div class="cq-form" hidden>{form} <button type="button" class="md-button cq-check" '
             f'data-control="check">{e(say("questions.check"))}</button></div>'
             f'<p class="cq-verdict" role="status" aria-live="polite"></p>'

@@ -28,6 +28,7 @@ from course.core.errors import ShortcodeError
 from course.core.languages import Languages
 from course.core.questions import question_html
 from course.core.references import References, link_html
+from course.core.static_figures import STATIC, URL, images_html, read_index
 from course.core.registry import Registry
 from course.core.tables import TABLES
 from course.core.words import core_words
@@ -64,6 +65,11 @@ class PageContext:
         rel = posixpath.relpath(target, here or ".") + "/"
         return rel.replace("//", "/") + (f"#{anchor}" if anchor else "")
 
+    def asset(self, path: str) -> str:
+        """A relative URL from this page to a file the site serves ("assets/figures/x.svg")."""
+        here = self.url if self.url.endswith("/") or not self.url else posixpath.dirname(self.url) + "/"
+        return posixpath.relpath(path, here or ".")
+
 
 def number_html(ctx: PageContext, key: str, mode: Optional[str]) -> str:
     n = ctx.registry[key]
@@ -88,16 +94,23 @@ def label_html(ctx: PageContext, ref: str) -> str:
 
 
 def figure_html(ctx: PageContext, name: str) -> str:
-    """The figure's root, with its text alternative already in the HTML (readable without JavaScript).
-    role=figure, not img: the drawn chart holds controls (legend, menus) a reader can operate."""
+    """The figure's root, with its text alternative already in the HTML (readable without JavaScript) and its
+    static rendering in each palette (course/core/static_figures.py), which shows until the chart is drawn,
+    without JavaScript and in print. role=figure, not img: the drawn chart holds controls (legend, menus) a
+    reader can operate."""
     if not any(f.name == name for _, f in ctx.units.figures()):
         raise ShortcodeError(f"unknown figure {name!r}")
     path = ctx.figures / f"{name}.json"
     if not path.exists():
         raise ShortcodeError(f"figure {name!r} has no figures/{name}.json (is the figures stage run?)")
     alt = json.loads(path.read_text(encoding="utf-8"))[ctx.lang].get("alt", "")
+    static = read_index(ctx.figures / STATIC).get(f"{name}.{ctx.lang}")
+    if not static:
+        raise ShortcodeError(f"figure {name!r} has no static rendering in {ctx.lang} under figures/{STATIC}/ "
+                             "(is the figures stage run?)")
+    images = images_html(static, alt, lambda file: ctx.asset(f"{URL}/{STATIC}/{file}"))
     return (f'<div class="plotly-figure" data-figure="{name}" data-lang="{ctx.lang}" role="figure" '
-            f'aria-label="{html.escape(alt, quote=True)}"></div>')
+            f'aria-label="{html.escape(alt, quote=True)}">{images}</div>')
 
 
 def ref_html(ctx: PageContext, name: str, mode: Optional[str]) -> str:

@@ -20,6 +20,7 @@ from course.core.references import References, build_references, load_course_map
 from course.core.languages import Languages
 from course.core.registry import Registry
 from course.core.shortcodes import SHORTCODE, PageContext, expand
+from course.core import static_figures
 from course.core.units import Units
 from course.core.words import core_words
 
@@ -310,7 +311,7 @@ class Site:
 
     def generated_files(self) -> dict[str, Path]:
         """Site path → source of every file the site serves that is not under docs/: the units' widget
-        scripts and the built figures (plotly.js is vendored under docs/, never taken from a CDN)."""
+        scripts, the built figures and their static renderings (plotly.js is vendored under docs/, never taken from a CDN)."""
         extra = {}
         for unit, widget in self.units.widgets():
             extra[unit_script(unit.id, widget.script)] = unit.js(widget)
@@ -319,7 +320,7 @@ class Site:
         for fig in sorted(self.project.paths.figures.glob("*.json")):  # each language's data, as its pages fetch it
             if fig.stem.rpartition(".")[2] in self.project.languages:
                 extra[f"assets/figures/{fig.name}"] = fig
-        return extra
+        return extra | static_figures.served(self.project.paths)
 
     # ------------------------------------------------------------ notebooks
 
@@ -332,7 +333,8 @@ class Site:
         """A lab's rendered page (nbconvert's HTML of the executed answer key): the shortcodes of its Markdown
         cells expanded, its set-up folded away, and each answer folded with its check, closed, under its
         question, and the outputs of the runs between a prediction and its answer folded on their own
-        (course/core/notebooks.py names the tags; `folded_outputs` says which runs)."""
+        (course/core/notebooks.py names the tags; `folded_outputs` says which runs); each of its figures
+        holds its static rendering (course/core/static_figures.py)."""
         lang = self.languages.of_page(src_uri, locale)
         cells = notebook_cells(html_out)
         index, hidden = {c: i for i, c in enumerate(cells)}, folded_outputs(cells)
@@ -360,7 +362,9 @@ class Site:
 
     def _cell_html(self, html_out: str, cell: "RenderedCell", src_uri: str, url: str, locale: Optional[str]) -> str:
         text = html_out[cell.start:cell.end]
-        return self.expand(text, src_uri, url, locale) if cell.markdown else text
+        if cell.markdown:
+            return self.expand(text, src_uri, url, locale)
+        return static_figures.with_inline_images(text, self.project.paths, self.context(src_uri, url, locale).asset)
 
     def learner_notebook(self, source: Path, src_uri: str, url: str, locale: Optional[str] = None) -> str:
         """The notebook a lab page offers for download: the learner's copy of its source (no answers, no
