@@ -83,6 +83,7 @@ def bench_built(reps: int, throttle: float) -> int:
         for name, (page_path, control, values, event) in PAGE_WIDGETS.items():
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(f"{base}/{page_path}", wait_until="load")
+            page.evaluate("window.CW && CW.wakeAll && CW.wakeAll()")  # start what waits for a reader to come near
             page.wait_for_function(f"document.querySelector('[data-widget=\"{name}\"]')?.dataset.ready === 'true'")
             cdp = page.context.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
@@ -123,6 +124,7 @@ def main() -> int:
             browser = launch(p)
             page = browser.new_page()
             page.goto(f"{base}/index.html", wait_until="networkidle")
+            page.evaluate("window.CW && CW.wakeAll && CW.wakeAll()")  # start what waits for a reader to come near
             page.wait_for_function("document.querySelector('[data-widget]').dataset.ready === 'true'")
             times = page.evaluate("""([N, reps]) => {
                 const root = document.querySelector('[data-widget="residual-sim"]');

@@ -41,6 +41,7 @@ def measure(browser, base: str, path: str) -> dict:
     page.route("**/*", lambda r: (external.append(r.request.url), r.abort()) if urlparse(r.request.url).hostname
                not in (*LOCAL_HOSTS, None) else r.continue_())
     page.goto(base + "/" + path, wait_until="load")
+    page.evaluate("window.CW && CW.wakeAll && CW.wakeAll()")  # start what waits for a reader to come near
     page.wait_for_function("""() => [...document.querySelectorAll('.plotly-figure, .cw-chart')]
                                       .every(e => e.querySelector('.main-svg'))""", timeout=30000)
     timing = page.evaluate("""() => {

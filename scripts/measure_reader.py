@@ -66,6 +66,7 @@ def search(browser, base: str) -> list[dict]:
 def charts_of(page, path: str) -> list[dict]:
     page.evaluate("""() => document.querySelectorAll('.tabbed-set').forEach(s => s.querySelectorAll(':scope > input')
                       .forEach(() => {}))""")
+    page.evaluate("window.CW && CW.wakeAll && CW.wakeAll()")  # start what waits for a reader to come near
     page.wait_for_function("() => [...document.querySelectorAll('.plotly-figure, .cw-chart')].every(e => e.querySelector('.main-svg'))",
                            timeout=30000)
     page.wait_for_timeout(300)
@@ -148,6 +149,7 @@ def tabs(browser, base: str) -> list[dict]:
             ctx = browser.new_context(viewport={"width": 1280, "height": 844})
             page = ctx.new_page()
             page.goto(f"{base}/{'en/' if lang == 'en' else ''}{path}", wait_until="networkidle")
+            page.evaluate("window.CW && CW.wakeAll && CW.wakeAll()")  # start what waits for a reader to come near
             page.wait_for_function("""() => [...document.querySelectorAll('[data-widget]')].every(w => w.dataset.ready)
                                       && [...document.querySelectorAll('.plotly-figure')].every(e => e.querySelector('.main-svg'))""",
                                    timeout=30000)
