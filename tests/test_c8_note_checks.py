@@ -325,12 +325,14 @@ def test_continued_twelve_layers(base):
         d["val"]["loss"] = [at if v is not None and s > 400 else v for s, v in zip(d["val"]["step"], d["val"]["loss"])]
         d["metrics"]["final_val_loss"] = at
     assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": flat}))[0]
-    # every seed below the unigram loss from step 600 on: "the other two only at the last evaluation" is false
-    def early(d, seed):
-        floor = d["corpus"]["unigram_floor"]
-        d["val"]["loss"] = [min(v, floor - 0.001) if v is not None and s >= 600 else v
-                            for s, v in zip(d["val"]["step"], d["val"]["loss"])]
-    assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": early}))[0]
+    # one seed ends further below the unigram loss than the rounding margin (not yet by the leaving margin):
+    # "within the margin for rounding of it at the end" is false
+    def further(d, seed):
+        if seed == 1338:
+            floor = d["corpus"]["unigram_floor"]
+            d["val"]["loss"][-1] = floor - 0.02
+            d["metrics"]["final_val_loss"] = floor - 0.02
+    assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": further}))[0]
     # a steady fall in every seed (no evaluation rises after step 400): "not steadily" is false
     def steady(d, seed):
         out, low = [], None
