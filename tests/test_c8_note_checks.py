@@ -318,6 +318,38 @@ def test_continued_twelve_layers(base):
             floor = d["corpus"]["unigram_floor"]
             d["val"]["loss"] = [floor - 0.048 if v is not None and s == 800 else v for s, v in zip(d["val"]["step"], d["val"]["loss"])]
     assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": dips}))[0]
+    # the creep the note describes: a flat stall (every seed's loss after step 400 held at its step-400 value, above
+    # the unigram loss) makes "falls ... to just below it at the end" false
+    def flat(d, seed):
+        at = dict(zip(d["val"]["step"], d["val"]["loss"]))[400]
+        d["val"]["loss"] = [at if v is not None and s > 400 else v for s, v in zip(d["val"]["step"], d["val"]["loss"])]
+        d["metrics"]["final_val_loss"] = at
+    assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": flat}))[0]
+    # one seed ends further below the unigram loss than the rounding margin (not yet by the leaving margin):
+    # "within the margin for rounding of it at the end" is false
+    def further(d, seed):
+        if seed == 1338:
+            floor = d["corpus"]["unigram_floor"]
+            d["val"]["loss"][-1] = floor - 0.02
+            d["metrics"]["final_val_loss"] = floor - 0.02
+    assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": further}))[0]
+    # a steady fall in every seed (no evaluation rises after step 400): "not steadily" is false
+    def steady(d, seed):
+        out, low = [], None
+        for s, v in zip(d["val"]["step"], d["val"]["loss"]):
+            if v is not None and s >= 400:
+                low = v if low is None else min(low, v)
+                v = low
+            out.append(v)
+        d["val"]["loss"] = out
+    assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_L12_lr1e-3_nowarmup_to800": steady}))[0]
+    # the late 4-layer seed did not creep before it left (as far above the unigram loss at step 600 as at step 400):
+    # "that is how the 4-layer seed moved" is false
+    def no_creep(d, seed):
+        if seed == 1339:
+            at = dict(zip(d["val"]["step"], d["val"]["loss"]))[400]
+            d["val"]["loss"] = [at if v is not None and 400 < s <= 600 else v for s, v in zip(d["val"]["step"], d["val"]["loss"])]
+    assert not verdict("continued-twelve-layers", doctored(base, {"c8_postln_lr1e-3_nowarmup_to1200": no_creep}))[0]
 
 
 def test_eps_control(base):

@@ -1006,11 +1006,64 @@ def add_escapes(reg: Scope, results: Results) -> None:
                 spread_keys(reg, f"{k}.late.above_at_end", [ends[a.config.seed] for a in late],
                             lambda x: fixed(x, 3), prov, "min", "range")
                 lb = [first_below_unigram(a) for a in late]
+                if len(late) == 1:
+                    reg.add(f"{k}.late.seed", late[0].config.seed, str(late[0].config.seed), prov)
+                # how far above the unigram loss each was at its last evaluation before it first got below it
+                spread_keys(reg, f"{k}.late.above_last", [val_at(a, a.val.step[a.val.step.index(s) - 1])
+                                                          - a.corpus.unigram_floor for a, s in zip(late, lb)],
+                            lambda x: fixed(x, 3), prov, "min", "max", "range")
                 spread_keys(reg, f"{k}.late.above_until", [a.val.step[a.val.step.index(s) - 1] for a, s in zip(late, lb)],
                             integer, prov, "min", "range")
                 spread_keys(reg, f"{k}.late.below_step", lb, integer, prov, "min", "range")
                 spread_keys(reg, f"{k}.late.escaped_step", [left_unigram_step(a) for a in late], integer, prov,
                             "max", "range")
+
+
+def add_creep(reg: Scope, results: Results) -> None:
+    """Per continued run whose stalled seeds all still stall at its end (none left), how the validation loss of
+    those seeds moved after the shorter run's end, seed by seed (long.RUN.creep.*): how far above the unigram loss
+    each was at the shorter run's last evaluation (at_end_above), how far below it each ends (final_below), how far
+    it fell between the two (fall), how many rose again at some evaluation on the way (unsteady), and the
+    validation step from which each stays below the unigram loss to the end (below_from: min, max; the seed with
+    the earliest, when it is one seed; and how many get there only at the last evaluation)."""
+    for long, short in CONTINUES.items():
+        if long not in results.runs or short not in results.runs:
+            continue
+        shorter = {r.config.seed: r for r in results.runs[short]}
+        pairs = [(a, shorter[a.config.seed]) for a in results.runs[long] if a.config.seed in shorter]
+        stalled = [a for a, b in pairs if clearly_stalled(b)]
+        if not stalled or len(stalled) != len(pairs) or not all(clearly_stalled(a) for a in stalled):
+            continue
+        prov = provenance(stalled, long)
+        k = f"long.{long}.creep"
+        end = stalled[0].config.decay_steps
+        after = [[(s, v - a.corpus.unigram_floor) for s, v in zip(a.val.step, a.val.loss) if s >= end and v is not None]
+                 for a in stalled]
+        if any(not path or path[0][0] != end for path in after):
+            continue
+        three = lambda x: fixed(x, 3)
+        spread_keys(reg, f"{k}.at_end_above", [p[0][1] for p in after], three, prov, "min", "max", "range")
+        spread_keys(reg, f"{k}.final_below", [-p[-1][1] for p in after], three, prov, "min", "max", "range")
+        spread_keys(reg, f"{k}.fall", [p[0][1] - p[-1][1] for p in after], three, prov, "min", "range")
+        unsteady = sum(any(y[1] > x[1] for x, y in zip(p, p[1:])) for p in after)
+        reg.add(f"{k}.unsteady", unsteady, integer(unsteady), prov)
+        froms = []
+        for p in after:
+            tail = next((p[i][0] for i in range(len(p)) if all(d < 0 for _, d in p[i:])), NEVER)
+            froms.append(tail)
+        spread_keys(reg, f"{k}.below_from", froms, integer, prov, "min", "max")
+        if all(isinstance(x, int) for x in froms):
+            first = [a.config.seed for a, x in zip(stalled, froms) if x == min(froms)]
+            if len(first) == 1:
+                reg.add(f"{k}.below_from.first_seed", first[0], str(first[0]), prov)
+            last = after[0][-1][0]
+            n = sum(x == last for x in froms)
+            reg.add(f"{k}.below_from.at_last", n, integer(n), prov)
+
+
+def val_at(r, step: int) -> float:
+    """The validation loss at validation step `step`."""
+    return r.val.loss[r.val.step.index(step)]
 
 
 def lr_over_peak(r, step: int) -> float:
@@ -1089,18 +1142,24 @@ def add_there(reg: Scope, inputs) -> None:
         rs = results.runs[run]
         floor = rs[0].corpus.unigram_floor
         x = loss - floor if side == "above" else floor - loss
-        prov = Measured(run=WORDS("there.run", run=run, seed=seed, cpu=other.cpu, commit=other.source_commit),
+        prov = Measured(run=WORDS("there.run", run=run, seed=seed, cpu=cpu_words(other.cpu)),
                         device=other.cpu, date=max(r.provenance.date for r in rs), commit=other.source_commit)
         reg.add(f"there.{run}.seed{seed}.{side}_unigram", x, fixed(x, 3), prov)
 
 
+def cpu_words(cpu: str) -> str:
+    """A CPU's name as prose gives it, without trademark marks or the generic word 'Processor'
+    ('Intel(R) Xeon(R) Processor' is 'Intel Xeon')."""
+    return " ".join(re.sub(r"\bProcessor$", "", " ".join(TRADEMARKS.sub("", cpu).split())).split())
+
+
 def add_other_cpu(reg: Scope, inputs) -> None:
-    """other_cpu: the CPU of data/cross-machine.json as prose names it, without trademark marks or the generic word
-    'Processor' ('Intel(R) Xeon(R) Processor' is 'Intel Xeon'); the exact name stays in the hover text."""
+    """other_cpu: the CPU of data/cross-machine.json in reader words (cpu_words); the exact name is the number's
+    device, which the numbers appendix gives with the commit."""
     other, results = inputs.cross_machine, inputs.results
-    plain = " ".join(re.sub(r"\bProcessor$", "", " ".join(TRADEMARKS.sub("", other.cpu).split())).split())
+    plain = cpu_words(other.cpu)
     rs = [r for rs in results.runs.values() for r in rs]
-    prov = Measured(run=WORDS("other_cpu.run", cpu=other.cpu, commit=other.source_commit), device=other.cpu,
+    prov = Measured(run=WORDS("other_cpu.run"), device=other.cpu,
                     date=max(r.provenance.date for r in rs), commit=other.source_commit)
     reg.add("other_cpu", other.cpu, plain, prov)
 
@@ -1144,6 +1203,7 @@ def add_numbers(reg: Scope, inputs) -> None:
     add_first_updates(reg, inputs.results)
     add_continued(reg, inputs.results)
     add_escapes(reg, inputs.results)
+    add_creep(reg, inputs.results)
     add_parameters(reg, inputs.results)
     add_edge_seed(reg, inputs.results)
     add_split(reg, inputs.results)
