@@ -76,7 +76,7 @@ def test_an_edited_module_is_imported_afresh(server):
     assert 'computed("hidden_size", src("hidden_size"))' in text
     numbers.write_text(text.replace('computed("hidden_size", src("hidden_size"))',
                                     'computed("hidden_size, as edited", src("hidden_size"))'), encoding="utf-8")
-    server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*title="Computed: hidden_size, as edited;',
+    server.wait_until_served(LESSON["en"], r'data-key="anchor\.hidden_size"[^>]*data-tip="Computed: hidden_size, as edited;',
                              timeout=300)
     assert "reloaded the project's code (course/common/numbers.py" in server.output
 

@@ -25,7 +25,7 @@
   var Native = window.Worker;
   if (Native) {
     window.Worker = function (url, options) {
-      var href = new URL(String(url), location.href).href;
+      var href = new URL(String(url), document.baseURI).href;   // as the browser would (the 404 page sets a <base>)
       if (WORKER.test(href.split(/[?#]/)[0])) href = new URL("search-worker.js", here).href + "#" + encodeURIComponent(href);
       return new Native(href, options);
     };
