@@ -24,7 +24,7 @@ from typing import Annotated, Callable, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from course.core.errors import InputError
-from course.core.words import Words as UnitWords, core_words, in_lang
+from course.core.words import Words as UnitWords, core_words, in_each_lang, in_lang
 
 # A provenance's words are one text per language when they are prose ("the sum of the ledger"), from the
 # unit's words files (course/core/words.py). A formula written in code or symbols (`anchor_ledger()['ffn']`,
@@ -45,7 +45,7 @@ class Computed(BaseModel):
 
     def tell(self, lang: str, readers: "SourceReaders") -> str:
         say = core_words().lang(lang)
-        told = list(dict.fromkeys(t for s in self.sources if (t := readers.tell(in_lang(s, lang), lang))))
+        told = list(dict.fromkeys(t for s in self.sources if (t := readers.tell(in_each_lang(s, lang), lang))))
         formula = in_lang(self.formula, lang)
         if not told:
             return say("hover.computed", formula=formula)
@@ -103,13 +103,16 @@ class SourceReaders:
     def __init__(self, readers: list[tuple[SourceReader, UnitWords]] = ()):
         self.readers = [(re.compile(r.pattern), r.words, w) for r, w in readers]
 
-    def tell(self, source: str, lang: str) -> str:
-        """What a reader is told of `source` in `lang` ("" when only the appendix names it)."""
-        for pattern, key, words in self.readers:
-            m = pattern.fullmatch(source)
-            if m:
-                return words.lang(lang)(key, **m.groupdict(default="")) if key else ""
-        raise SourceError(f"no unit's SourceReader matches the source {source!r}: add one to the `sources` of the "
+    def tell(self, source: list[str], lang: str) -> str:
+        """What a reader is told of a source in `lang` ("" when only the appendix names it). `source` is its text
+        in `lang` first, then in the other languages: a language whose words the patterns were not written in
+        (a new one, a test's) is told by the words of its own that the source's text in another language matches."""
+        for text in source:
+            for pattern, key, words in self.readers:
+                m = pattern.fullmatch(text)
+                if m:
+                    return words.lang(lang)(key, **m.groupdict(default="")) if key else ""
+        raise SourceError(f"no unit's SourceReader matches the source {source[0]!r}: add one to the `sources` of the "
                           f"unit whose inputs it names, with the words that tell a reader what it is")
 
 

@@ -172,3 +172,10 @@ def core_words(languages: tuple[str, ...] = ()) -> Words:
 def in_lang(text: Union[str, Mapping[str, str]], lang: str) -> str:
     """A text that is the same in every language (a formula, a file name), or one language's of several."""
     return text if isinstance(text, str) else text[lang]
+
+
+def in_each_lang(text: Union[str, Mapping[str, str]], lang: str) -> list[str]:
+    """A text in `lang` first, then its other languages' (one entry for a text that is the same in every language)."""
+    if isinstance(text, str):
+        return [text]
+    return [text[lang]] + [t for other, t in text.items() if other != lang and t != text[lang]]
