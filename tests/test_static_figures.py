@@ -121,8 +121,14 @@ def test_without_javascript_every_figure_shows_its_image(stem, lang, browser, se
         page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
         check_shown(page.evaluate(SHOWN), "dark", page_url(stem, lang) + " (dark)", want)
         page.set_viewport_size({"width": 390, "height": 844})   # a phone: the narrow rendering
-        page.wait_for_function("[...document.querySelectorAll('.figure-static img')].every(i => i.complete)",
-                               polling=100)   # by the clock: a page without scripts runs no animation frames
+        # the images shown (the other palette's stay hidden) load as a reader scrolls to them (the phone's are
+        # fetched lazily); polled by the clock: a page without scripts runs no animation frames
+        figures = page.locator(".plotly-figure .figure-static")
+        for i in range(figures.count()):
+            figures.nth(i).scroll_into_view_if_needed()
+            page.wait_for_function("""i => [...document.querySelectorAll('.plotly-figure .figure-static')][i]
+                                          .querySelectorAll('img').values().every(m => m.complete || !m.offsetParent)""",
+                                   arg=i, polling=100)
         check_shown(page.evaluate(SHOWN), "dark", page_url(stem, lang) + " (dark, phone)", want, narrow=True)
         widgets = page.locator("[data-widget]")
         for i in range(widgets.count()):   # a widget says, in the page's language, that it needs JavaScript
