@@ -40,9 +40,12 @@ publish: $(STAMP) browser       ## build site/ from the committed results only
 refresh: $(STAMP) browser       ## rerun every measurement (training runs, benchmarks), then build
 	$(PY) build.py --rerun measurements
 
-browser:                        ## Debian's chromium: the figures' static renderings and the browser tests (Playwright drives it)
-	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; }
+# Debian's chromium: the figures' static renderings and the browser tests (Playwright drives it); and Node.js
+# where there is none (a bare Debian container): the build renders the formulas with KaTeX in it
+browser:                        ## chromium, its CJK fonts, and Node.js where missing
+	@command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk \
+	  $$(command -v node >/dev/null 2>&1 || echo nodejs) >/dev/null; }
 
 $(AXE): package.json package-lock.json   ## axe-core, for the accessibility tests
 	npm ci --silent --no-audit --no-fund
