@@ -125,10 +125,12 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return self.session.page_html(html, page.url, getattr(page.file, "locale", None))
 
     def on_post_page(self, output, page, config):
-        output, styles, scripts, later = self.session.page_output(output, page.url)
-        css = "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in styles)
-        css += "".join(f'<meta name="{n}" content="{get_relative_url(s, page.url)}">' for n, s in later.items())
-        js = "".join(f'<script src="{get_relative_url(s, page.url)}"></script>' for s in scripts)
+        output, assets = self.session.page_output(output, page.url)
+        css = "".join(f'<link rel="preload" href="{get_relative_url(f, page.url)}" as="font" type="font/woff2" crossorigin>'
+                      for f in assets.fonts)
+        css += "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in assets.styles)
+        css += "".join(f'<meta name="{n}" content="{get_relative_url(s, page.url)}">' for n, s in assets.later.items())
+        js = "".join(f'<script defer src="{get_relative_url(s, page.url)}"></script>' for s in assets.scripts)
         return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
 
     def _finish(self, config):

@@ -33,7 +33,7 @@ PALETTE = {"light": "default", "dark": "slate"}
 def switch_palette(v, to: str) -> None:
     """Click mkdocs-material's palette toggle, as a reader does, and wait until every chart has redrawn. The
     click is the element's own (no pointer left hovering the button, whose tooltip would be fading in)."""
-    v.page.locator('form[data-md-component="palette"] label:not([hidden])').evaluate("label => label.click()")
+    v.page.locator('form[data-course-palette] label:not([hidden])').evaluate("label => label.click()")
     v.settle()
     assert v.page.locator("body").get_attribute("data-md-color-scheme") == to
 

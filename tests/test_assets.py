@@ -7,7 +7,9 @@ import re
 from conftest import LANGS, page_url
 from course.paths import PLOTLY_URI
 
-SCRIPT = re.compile(r'<script src="([^"]+)"')
+SCRIPT = re.compile(r'<script (?:defer )?src="([^"]+)"')
+ANY_SCRIPT_FILE = re.compile(r'<script\b([^>]*)\bsrc="([^"]+)"')
+PRELOAD = re.compile(r'<link rel="preload" href="([^"]+)" as="font" type="font/woff2" crossorigin>')
 PLOTLY_META = re.compile(r'<meta name="course-plotly" content="([^"]+)">')
 STYLESHEET = re.compile(r'<link rel="stylesheet" href="([^"]+)"')
 
@@ -50,6 +52,42 @@ def test_every_page_loads_exactly_its_widgets_and_plotly_only_if_it_draws(site_d
         has_math = 'class="katex' in html
         assert any("katex.min.css" in s for s in STYLESHEET.findall(html)) == has_math, path
         assert not re.search(r'class="arithmatex">\\[(\[]', html), f"{path}: a formula left as TeX for the browser"
+
+
+def test_every_script_of_a_page_is_deferred_and_search_comes_before_the_theme(site_dir):
+    """No script blocks the parser or the first paint (course/core/site.py, Site.deferred): each one a page
+    loads from a file is deferred (run in order once the page is parsed), and search.js still runs before
+    Material's bundle, which asks for the search index as soon as it runs."""
+    pages = [p for p in site_dir.rglob("index.html") if "assets" not in p.parts]
+    assert len(pages) > 20, "the built site has too few pages to check"
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        found = ANY_SCRIPT_FILE.findall(html)
+        assert found, f"{page}: no script found"
+        blocking = [src for attrs, src in found if src and "defer" not in attrs and "async" not in attrs]
+        assert not blocking, f"{page}: scripts that block the parser: {blocking}"
+        order = [src.rsplit("/", 1)[-1] for _, src in found]
+        bundle = next(i for i, s in enumerate(order) if s.startswith("bundle."))
+        assert "search.js" in order[:bundle], f"{page}: search.js does not come before Material's bundle: {order}"
+
+
+def test_a_page_with_formulas_preloads_the_fonts_its_formulas_draw_with(site_dir):
+    """KaTeX's default face on every page with a formula, and its italic letters' face where a formula has
+    one; the fonts exist; a page without formulas preloads nothing."""
+    with_math = 0
+    for page in site_dir.rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        fonts = PRELOAD.findall(html)
+        for src in fonts:
+            assert (page.parent / src).resolve().exists(), f"{page}: preloads a missing font {src}"
+        names = {f.rsplit("/", 1)[-1] for f in fonts}
+        if 'class="katex' in html:
+            with_math += 1
+            assert "KaTeX_Main-Regular.woff2" in names, page
+            assert ("KaTeX_Math-Italic.woff2" in names) == bool(re.search(r'class="[^"]*\bmathnormal\b', html)), page
+        else:
+            assert not names, f"{page}: preloads fonts but has no formula: {names}"
+    assert with_math >= 10, "too few pages with formulas to check"
 
 
 def test_every_script_a_page_names_exists(site_dir):

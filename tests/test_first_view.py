@@ -44,3 +44,31 @@ def test_the_first_screen_loads_no_chart_code_and_a_figure_draws_when_reached(br
         visit.check_clean()
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("stem,lang", PAGES)
+def test_the_fonts_a_page_preloads_are_the_ones_its_formulas_draw_with(browser, server, stem, lang):
+    """Each KaTeX font a page preloads (course/core/site.py, KATEX_FIRST_FONTS) is one the page draws with once
+    loaded: a preload the page does not use would only take bandwidth from the first view."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = ctx.new_page()
+        visit = Visit(page, server)
+        page.goto(f"{server}/{page_url(stem, lang)}", wait_until="load")
+        state = page.evaluate("""async () => {
+            await document.fonts.ready;
+            const preloaded = [...document.querySelectorAll('link[rel=preload][as=font]')].map(l => l.href);
+            const used = [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family + '|' + f.style + '|' + f.weight);
+            const fetched = performance.getEntriesByType('resource').map(e => e.name);
+            return {preloaded, used, fetched};
+        }""")
+        assert state["preloaded"], f"{stem}: no font preloaded on a page with formulas"
+        for href in state["preloaded"]:
+            face = href.rsplit("/KaTeX_", 1)[1].removesuffix(".woff2")          # "Main-Regular", "Math-Italic"
+            family, _, style = face.partition("-")
+            want = f"KaTeX_{family}|{'italic' if 'Italic' in style else 'normal'}|{'700' if 'Bold' in style else '400'}"
+            assert want in state["used"], f"{stem}: preloads {face}, which the page does not draw with: {state['used']}"
+            assert state["fetched"].count(href) == 1, f"{stem}: {face} fetched {state['fetched'].count(href)} times"
+        visit.check_clean()
+    finally:
+        ctx.close()

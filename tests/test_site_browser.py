@@ -85,6 +85,38 @@ def test_palette_follows_reader(open_page, scheme, expected):
     v.check_clean()
 
 
+RECORD_BODY_CHANGES = """window.__bodyChanges = [];
+new MutationObserver(function (records) {
+  records.forEach(function (r) {
+    if (r.target === document.body)
+      window.__bodyChanges.push({name: r.attributeName, content: !!document.querySelector('.md-content')});
+  });
+}).observe(document, {attributes: true, subtree: true});"""
+
+
+def test_palette_is_set_while_parsing_and_a_choice_is_remembered(open_page):
+    """The palette (overrides/partials/javascripts/palette.html) sets <body>'s colors while the header is parsed:
+    after that nothing on load touches them, nor sets the theme's data-md-color-switching (each restyled the
+    whole page). The toggle shown switches, stores the choice, and the next page opens with it."""
+    v = open_page(page_url(CHAPTER), scheme="dark", init_script=RECORD_BODY_CHANGES)
+    body = v.page.locator("body")
+    assert body.get_attribute("data-md-color-scheme") == "slate"
+    changes = v.page.evaluate("window.__bodyChanges")
+    assert any(c["name"] == "data-md-color-scheme" for c in changes), "the recorder saw no palette being set"
+    late = [c["name"] for c in changes if c["content"] and c["name"].startswith("data-md-color")]
+    assert not late, f"<body>'s colors changed once the content was there (a restyle of the whole page): {late}"
+    assert v.page.evaluate("document.querySelector('meta[name=color-scheme]').content") == "dark"
+    toggles = v.page.locator("form[data-course-palette] label:not([hidden])")
+    assert toggles.count() == 1
+    toggles.first.click()
+    assert body.get_attribute("data-md-color-scheme") == "default"
+    assert v.page.evaluate("document.querySelector('meta[name=color-scheme]').content") != "dark"
+    assert "data-md-color-switching" not in [c["name"] for c in v.page.evaluate("window.__bodyChanges")]
+    v.goto(page_url("index"))
+    assert body.get_attribute("data-md-color-scheme") == "default", "the reader's choice was not remembered"
+    v.check_clean()
+
+
 @pytest.fixture(scope="module")
 def subpath_server(site_dir):
     """The same site served under /course/, as a static host publishing it at a sub-path would."""

@@ -43,6 +43,9 @@ class Paths:
     def katex_css_uri(self) -> str:
         return f"{self.katex_uri}/katex.min.css"
 
+    def katex_font_uri(self, name: str) -> str:
+        return f"{self.katex_uri}/fonts/KaTeX_{name}.woff2"
+
     @property
     def rendered_formulas(self) -> Path:
         return self.build / "formulas.json"

@@ -25,8 +25,12 @@ import pickle
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
+
+if TYPE_CHECKING:
+    from course.core.site import PageAssets
 
 log = logging.getLogger(__name__)
 
@@ -226,10 +230,11 @@ class Session:
             html = self.site.notebook_html(html, self.notebooks[url][0], url, locale)
         return self.site.unwrap_blocks(html)
 
-    def page_output(self, output: str, url: str) -> tuple[str, list[str], list[str], dict[str, str]]:
+    def page_output(self, output: str, url: str) -> tuple[str, PageAssets]:
         """A page's final HTML, marked when it shows a stale notebook (only while serving: a build executes
         every stale notebook), with the hint for moving among its numbers and its formulas rendered; and the
-        styles and scripts it needs, and the ones it loads only when a reader comes near what uses them."""
+        styles, scripts and fonts it needs, and the ones it loads only when a reader comes near what uses them.
+        Its scripts are deferred (Site.deferred)."""
         if url in self.stale_notebooks:
             output = self.site.mark_stale(output, url, self.stale_notebooks[url])
         output = self.site.number_keys_hint(output, url)
@@ -237,7 +242,7 @@ class Session:
         if url in self.notebooks:  # the notebook renderer inlines all of JupyterLab's stylesheet
             from course.core.css import prune_inline_styles
             output = prune_inline_styles(output)
-        return (output,) + self.site.page_assets(output)
+        return self.site.deferred(output), self.site.page_assets(output)
 
     def reused_render(self, key: str):
         """While serving, what converting a page with this key made in an earlier rebuild, or None."""

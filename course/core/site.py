@@ -25,6 +25,14 @@ from course.core.units import Units
 from course.core.words import core_words
 
 WIDGET_ROOT = re.compile(r'data-widget="([\w\-]+)"')
+# a classic script with a file: <script src="…"> with no type, async or defer (an empty src loads nothing)
+CLASSIC_SCRIPT = re.compile(r'<script (src="[^"]+"[^>]*>)')
+# The KaTeX fonts a page with formulas preloads, each with the class of KaTeX's HTML that draws with it (None:
+# every formula, KaTeX's default face). Found only once a page is laid out, they came last, after the
+# stylesheets, and the text of a formula is not drawn until its font has arrived (KaTeX's font-display: block),
+# so the first paragraph with a formula was painted late. The other faces (sizes of delimiters, bold,
+# calligraphic, AMS) are rarer and arrive as found.
+KATEX_FIRST_FONTS = (("Main-Regular", None), ("Math-Italic", "mathnormal"))
 # Markdown wraps raw HTML that sits inside an indented block (a content tab) in <p>, which HTML does not
 # allow around a block: a widget's or figure's root, a <figure> with an inlined diagram and its caption.
 BLOCK = "div|figure|figcaption|svg|table|details"
@@ -143,6 +151,16 @@ def page_text(path: Path) -> str:
 
 def unit_script(unit_id: str, script: str) -> str:
     return f"assets/units/{unit_id}/{script}"
+
+
+@dataclass
+class PageAssets:
+    """What a page loads beside the theme's files (site paths): stylesheets, scripts, fonts to preload, and,
+    by name, what its scripts load later."""
+    styles: list[str] = field(default_factory=list)
+    scripts: list[str] = field(default_factory=list)
+    fonts: list[str] = field(default_factory=list)
+    later: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -291,23 +309,33 @@ class Site:
         """Unwrap every paragraph that holds nothing but block-level markup (the pages stay as written)."""
         return BLOCK_IN_P.sub(r"\1", html_out)
 
-    def page_assets(self, html_out: str) -> tuple[list[str], list[str], dict[str, str]]:
-        """(stylesheets, scripts, later) this page needs, as site paths: each widget's module and stylesheet,
-        KaTeX's stylesheet where a formula is; and in `later`, what the page's scripts load only when a reader
-        comes near what uses it, by name: plotly.js (`course-plotly`) when a figure (a lesson's or a
-        notebook's) or a widget that draws charts is on it."""
+    def page_assets(self, html_out: str) -> "PageAssets":
+        """What this page needs, as site paths: each widget's module and stylesheet, KaTeX's stylesheet where a
+        formula is, and the KaTeX fonts the first view's formulas draw with (see PageAssets.fonts); and in
+        `later`, what the page's scripts load only when a reader comes near what uses it, by name: plotly.js
+        (`course-plotly`) when a figure (a lesson's or a notebook's) or a widget that draws charts is on it."""
         from course.core.math import has_math
         names = sorted(set(WIDGET_ROOT.findall(html_out)))
-        scripts, styles, plotly = [], [], 'class="plotly-figure"' in html_out
+        assets, plotly = PageAssets(), 'class="plotly-figure"' in html_out
         if has_math(html_out):
-            styles.append(self.project.paths.katex_css_uri)
+            assets.styles.append(self.project.paths.katex_css_uri)
+            assets.fonts = [self.project.paths.katex_font_uri(font) for font, cls in KATEX_FIRST_FONTS
+                            if cls is None or re.search(rf'class="[^"]*\b{cls}\b', html_out)]
         for name in names:
             unit, widget = self.units.widget(name)
-            scripts.append(unit_script(unit.id, widget.script))
+            assets.scripts.append(unit_script(unit.id, widget.script))
             if unit.css(widget).exists():
-                styles.append(unit_script(unit.id, unit.css(widget).name))
+                assets.styles.append(unit_script(unit.id, unit.css(widget).name))
             plotly = plotly or widget.plotly
-        return styles, scripts, {"course-plotly": self.project.paths.plotly_uri} if plotly else {}
+        if plotly:
+            assets.later["course-plotly"] = self.project.paths.plotly_uri
+        return assets
+
+    @staticmethod
+    def deferred(html_out: str) -> str:
+        """Every script a page loads from a file (the theme's bundle, the course's, the widgets'), deferred:
+        they run in their order once the page is parsed, and none blocks the parser or the first paint."""
+        return CLASSIC_SCRIPT.sub(r"<script defer \1", html_out)
 
     def generated_files(self) -> dict[str, Path]:
         """Site path → source of every file the site serves that is not under docs/: the units' widget

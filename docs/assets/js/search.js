@@ -1,5 +1,5 @@
 // Search on a bilingual site, with mkdocs-material's own search worker and index (no fork of either).
-// Loaded in <head>, before Material's bundle (overrides/main.html); it adapts four things Material does
+// Loaded right before Material's bundle, both deferred (overrides/main.html); it adapts four things Material does
 // not let a configuration change, and the site works the same without it (only search gets worse):
 //
 // 1. The index is fetched when the reader opens search (focus, click or a shortcut on the search box),
