@@ -124,6 +124,17 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_page_content(self, html, page, config, files):
         return self.session.page_html(html, page.url, getattr(page.file, "locale", None))
 
+    def on_page_context(self, context, page, config, nav):
+        """static-i18n links each page to itself in the other languages (the language switch, the alternate
+        links: `config.extra.alternate`, which it sets anew for each of its pages), but not a notebook, which
+        it takes for an asset: a lab's links would be those of the page built before it. A lab gets links to
+        the lab in each language here (after static-i18n's own hook, priority 50)."""
+        alternates = getattr(config.extra, "alternate", None)
+        if page.url in self.session.notebooks and alternates:
+            config.extra.alternate = [dict(alt, link=self.session.notebook_translation(page.url, alt["lang"]) or alt["link"])
+                                      for alt in alternates]
+        return context
+
     def on_post_page(self, output, page, config):
         output, assets = self.session.page_output(output, page.url)
         css = "".join(f'<link rel="preload" href="{get_relative_url(f, page.url)}" as="font" type="font/woff2" crossorigin>'

@@ -62,31 +62,33 @@ def test_no_broken_internal_links_or_anchors(site_dir):
 
 
 class Alternates(HTMLParser):
-    """A page's <link rel="alternate" hreflang> tags: language → href."""
+    """A page's <link rel="alternate" hreflang> tags (`found`) and its language switch's links (`switch`):
+    language → href."""
     def __init__(self):
         super().__init__()
-        self.found = {}
+        self.found, self.switch = {}, {}
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "link" and a.get("rel") == "alternate" and a.get("hreflang"):
             self.found[a["hreflang"]] = a["href"]
+        if tag == "a" and "md-select__link" in (a.get("class") or "").split() and a.get("hreflang"):
+            self.switch[a["hreflang"]] = a["href"]
 
 
 def test_alternate_links_and_the_sitemaps_hreflang_name_the_pages_translation(site_dir, units):
-    """Each page's alternate links, and each sitemap entry's, point at this page in each language (not at a
-    language's home); the sitemap lies beside every page too, where Material fetches it beside each
-    alternate link."""
+    """Each page's alternate links and language switch (a lab's too), and each sitemap entry's, point at this
+    page in each language (not at a language's home); the sitemap lies beside every page too, where Material
+    fetches it beside each alternate link."""
     from xml.etree import ElementTree
     from course.core.languages import Languages
     langs = Languages(units.languages)
     others = tuple(langs.url_prefix(lang) for lang in langs.others)
     stems = [p.parent.relative_to(site_dir).as_posix().removeprefix(".") for p in site_dir.rglob("index.html")]
-    # the lab notebooks' pages are left out: mkdocs-static-i18n gives a notebook no translations (its switcher
-    # and alternate links name the other language's home), which this test does not yet hold
-    notebooks = {n.removesuffix("index") for u in units.all for n in u.notebooks}
-    stems = [s for s in stems if not (s + "/").startswith(others) and s not in notebooks]
+    stems = [s for s in stems if not (s + "/").startswith(others)]
     assert len(stems) > len(units.all), stems
+    notebooks = {n for u in units.all for n in u.notebooks}   # mkdocs-static-i18n links none of them
+    assert notebooks and notebooks <= set(stems), (notebooks, stems)       # (course/mkdocs_plugin.py does)
     sitemap = (site_dir / "sitemap.xml").read_bytes()
     for stem in stems:
         want = {lang: (site_dir / langs.url_prefix(lang) / stem / "index.html").resolve() for lang in units.languages}
@@ -95,6 +97,8 @@ def test_alternate_links_and_the_sitemaps_hreflang_name_the_pages_translation(si
             p.feed(page.read_text(encoding="utf-8"))
             got = {hl: target_file(page, href, site_dir) for hl, href in p.found.items()}
             assert got == want, f"{page.relative_to(site_dir)}: {p.found}"
+            switch = {hl: target_file(page, href, site_dir) for hl, href in p.switch.items()}
+            assert switch == want, f"{page.relative_to(site_dir)}: the language switch goes to {p.switch}"
             assert (page.parent / "sitemap.xml").read_bytes() == sitemap, f"no sitemap beside {page.relative_to(site_dir)}"
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     entries = ElementTree.fromstring(sitemap).findall("s:url", ns)

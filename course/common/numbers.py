@@ -141,7 +141,7 @@ def add_project(reg: Registry, inputs: Inputs) -> None:
     reg.add("project.warmup_steps", base.warmup_steps, integer(base.warmup_steps), computed("warmup_steps", src))
     hidden = base.gpt_config(vocab_size=1).ffn_hidden
     reg.add("project.ffn_hidden", hidden, integer(hidden),
-            computed("ffn_multiple_of · ⌈(8/3) · d_model / ffn_multiple_of⌉ (models/config.py)", src))
+            computed("ffn_multiple_of · ⌈(8/3) · d_model / ffn_multiple_of⌉", src, "models/config.py"))
 
 
 def add_citations(reg: Registry, inputs: Inputs) -> None:

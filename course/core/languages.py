@@ -66,6 +66,10 @@ class Languages:
             return first
         return locale if locale in self.codes else self.default
 
+    def url_in(self, url: str, lang: str) -> str:
+        """The same page's URL in another language: "c4/ffn/" in "en" → "en/c4/ffn/", and back."""
+        return self.url_prefix(lang) + url.removeprefix(self.url_prefix(self.of_url(url)))
+
     def of_url(self, url: str) -> str:
         """The language of a page by its URL ("en/c4/ffn/" → "en")."""
         first = url.split("/", 1)[0]

@@ -59,13 +59,14 @@ class Measured(BaseModel):
     device: Words    # one device, or each device with the seeds trained on it
     date: str
     commit: str
+    told: Words = ""  # the run as a reader is told of it (no file, no commit: those stay in `run`); `run` if empty
 
     def describe(self, lang: str) -> str:
         return core_words().lang(lang)("provenance.measured", run=in_lang(self.run, lang),
                                        device=in_lang(self.device, lang), date=self.date, commit=self.commit)
 
     def tell(self, lang: str, readers: "SourceReaders") -> str:
-        return core_words().lang(lang)("hover.measured", run=in_lang(self.run, lang))
+        return core_words().lang(lang)("hover.measured", run=in_lang(self.told or self.run, lang))
 
 
 class Cited(BaseModel):

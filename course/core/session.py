@@ -230,6 +230,14 @@ class Session:
             html = self.site.notebook_html(html, self.notebooks[url][0], url, locale)
         return self.site.unwrap_blocks(html)
 
+    def notebook_translation(self, url: str, lang: str) -> str | None:
+        """A notebook page's URL in `lang`, where the notebook is written in it (None otherwise)."""
+        if url not in self.notebooks:
+            return None
+        langs = self.site.languages
+        other = langs.page_file(langs.stem(self.notebooks[url][0]), lang, ".ipynb")
+        return langs.url_in(url, lang) if (self.project.paths.docs / other).exists() else None
+
     def page_output(self, output: str, url: str) -> tuple[str, PageAssets]:
         """A page's final HTML, marked when it shows a stale notebook (only while serving: a build executes
         every stale notebook), with the hint for moving among its numbers and its formulas rendered; and the
@@ -274,4 +282,4 @@ class Session:
             text = sitemap.read_bytes()
             for page in site_dir.rglob("index.html"):
                 if page.parent != site_dir:
-                    (page.parent / "sitemap.xml").write_bytes(text)
+                    write_atomic(page.parent / "sitemap.xml", text)

@@ -410,6 +410,7 @@ def add_other_cpu_baseline(reg: Scope, results, other) -> None:
         return
     seeds = sorted(there)
     measured = Measured(run=WORDS("other.run", seeds="/".join(map(str, seeds))),
+                        told=WORDS("other.told", seeds="/".join(map(str, seeds))),
                         device=WORDS.join("list", sorted(cpus)), date=max(r.provenance.date for r in base),
                         commit=other.source_commit)
     reg.add("other.seeds", len(seeds), integer(len(seeds)), measured)

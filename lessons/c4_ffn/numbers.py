@@ -500,6 +500,7 @@ def add_split_there(reg: Scope, results: Results, other) -> None:
         return
     runs = sorted(runs, key=lambda r: r.metrics.final_val_loss)
     prov = Measured(run=WORDS("gelu4.there.run", gelu4=GELU4, cpu=other.cpu, commit=other.source_commit),
+                    told=WORDS("gelu4.there.told", gelu4=GELU4, cpu=other.cpu),
                     device=other.cpu, date=max(r.provenance.date for r in runs), commit=other.source_commit)
     loss3 = lambda x: fixed(x, 3)   # noqa: E731
     spread_keys(reg, "drift.gelu4.low.there", [there[str(r.config.seed)] for r in runs[:-1]], loss3, prov,

@@ -276,6 +276,7 @@ def other_cpu_provenance(other, what: dict[str, str], runs) -> Measured:
     """A number computed from the other CPU's final losses (data/cross-machine.json): `what` it is, in each
     language; `runs` are this machine's runs of the same name, whose newest date it carries."""
     return Measured(run=WORDS("other_cpu.run", what=what, cpu=other.cpu, commit=other.source_commit),
+                    told=WORDS("other_cpu.told", what=what, cpu=other.cpu),
                     device=other.cpu, date=max(r.provenance.date for r in runs), commit=other.source_commit)
 
 

@@ -50,6 +50,7 @@
     if (watch) watch.disconnect();
     document.querySelectorAll("div.arithmatex").forEach(function (el) {
       CW.whenNear(el, function () {
+        el.classList.add("math-near");   // laid out from now on (course.css), so that it can be measured
         near.push(el);
         if (watch) watch.observe(el); else fitOne(el);   // the observer measures it once at the start
       });
