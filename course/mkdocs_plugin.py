@@ -125,24 +125,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return self.session.page_html(html, page.url, getattr(page.file, "locale", None))
 
     def on_page_context(self, context, page, config, nav):
-        """static-i18n links each page to itself in the other languages (the language switch, the alternate
-        links: `config.extra.alternate`, which it sets anew for each of its pages), but not a notebook, which
-        it takes for an asset: a lab's links would be those of the page built before it. A lab gets links to
-        the lab in each language here (after static-i18n's own hook, priority 50)."""
-        alternates = getattr(config.extra, "alternate", None)
-        if page.url in self.session.notebooks and alternates:
-            config.extra.alternate = [dict(alt, link=self.session.notebook_translation(page.url, alt["lang"]) or alt["link"])
-                                      for alt in alternates]
+        """static-i18n gives a notebook no translation (it takes it for an asset): a lab's language links are
+        set here, after its hook (priority 50). The template reads them as an attribute."""
+        if page.url in self.session.notebooks and getattr(config.extra, "alternate", None):
+            config.extra.alternate = self.session.notebook_alternates(page.url, config.extra.alternate)
         return context
 
     def on_post_page(self, output, page, config):
-        output, assets = self.session.page_output(output, page.url)
-        css = "".join(f'<link rel="preload" href="{get_relative_url(f, page.url)}" as="font" type="font/woff2" crossorigin>'
-                      for f in assets.fonts)
-        css += "".join(f'<link rel="stylesheet" href="{get_relative_url(s, page.url)}">' for s in assets.styles)
-        css += "".join(f'<meta name="{n}" content="{get_relative_url(s, page.url)}">' for n, s in assets.later.items())
-        js = "".join(f'<script defer src="{get_relative_url(s, page.url)}"></script>' for s in assets.scripts)
-        return output.replace("</head>", css + "</head>", 1).replace("</body>", js + "</body>", 1)
+        return self.session.page_output(output, page.url, lambda path: get_relative_url(path, page.url))
 
     def _finish(self, config):
         self.session.finish(Path(config["site_dir"]))

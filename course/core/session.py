@@ -25,12 +25,9 @@ import pickle
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Callable
 
 import jinja2
-
-if TYPE_CHECKING:
-    from course.core.site import PageAssets
 
 log = logging.getLogger(__name__)
 
@@ -230,19 +227,20 @@ class Session:
             html = self.site.notebook_html(html, self.notebooks[url][0], url, locale)
         return self.site.unwrap_blocks(html)
 
-    def notebook_translation(self, url: str, lang: str) -> str | None:
-        """A notebook page's URL in `lang`, where the notebook is written in it (None otherwise)."""
-        if url not in self.notebooks:
-            return None
+    def notebook_alternates(self, url: str, alternates: list[dict]) -> list[dict]:
+        """A notebook page's links to itself in each language (the language switch's and the alternate links:
+        {"lang", "link", …} each) where the notebook is written in that language; the others as given."""
         langs = self.site.languages
-        other = langs.page_file(langs.stem(self.notebooks[url][0]), lang, ".ipynb")
-        return langs.url_in(url, lang) if (self.project.paths.docs / other).exists() else None
+        stem = langs.stem(self.notebooks[url][0])
+        return [dict(alt, link=langs.url_in(url, alt["lang"]))
+                if (self.project.paths.docs / langs.page_file(stem, alt["lang"], ".ipynb")).exists() else alt
+                for alt in alternates]
 
-    def page_output(self, output: str, url: str) -> tuple[str, PageAssets]:
+    def page_output(self, output: str, url: str, relative: Callable[[str], str]) -> str:
         """A page's final HTML, marked when it shows a stale notebook (only while serving: a build executes
-        every stale notebook), with the hint for moving among its numbers and its formulas rendered; and the
-        styles, scripts and fonts it needs, and the ones it loads only when a reader comes near what uses them.
-        Its scripts are deferred (Site.deferred)."""
+        every stale notebook), with the hint for moving among its numbers and its formulas rendered, its scripts
+        deferred (Site.deferred); and what it needs beside the theme's files (Site.page_assets), linked by
+        `relative` (a site path as seen from this page)."""
         if url in self.stale_notebooks:
             output = self.site.mark_stale(output, url, self.stale_notebooks[url])
         output = self.site.number_keys_hint(output, url)
@@ -250,7 +248,7 @@ class Session:
         if url in self.notebooks:  # the notebook renderer inlines all of JupyterLab's stylesheet
             from course.core.css import prune_inline_styles
             output = prune_inline_styles(output)
-        return self.site.deferred(output), self.site.page_assets(output)
+        return self.site.page_assets(output).link(self.site.deferred(output), relative)
 
     def reused_render(self, key: str):
         """While serving, what converting a page with this key made in an earlier rebuild, or None."""

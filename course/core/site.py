@@ -11,7 +11,7 @@ import html
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from course.core.claims import KEY, SHORTCODE_KEY, load_claims
 from course.core.errors import InputError, ShortcodeError
@@ -25,7 +25,8 @@ from course.core.units import Units
 from course.core.words import core_words
 
 WIDGET_ROOT = re.compile(r'data-widget="([\w\-]+)"')
-# a classic script with a file: <script src="…"> with no type, async or defer (an empty src loads nothing)
+# a script loaded from a file, as the theme and MkDocs write it: <script src="…"> (an empty src, which
+# mkdocs-jupyter writes for a MathJax the site does not use, loads nothing and is left as it is)
 CLASSIC_SCRIPT = re.compile(r'<script (src="[^"]+"[^>]*>)')
 # The KaTeX fonts a page with formulas preloads, each with the class of KaTeX's HTML that draws with it (None:
 # every formula, KaTeX's default face). Found only once a page is laid out, they came last, after the
@@ -161,6 +162,16 @@ class PageAssets:
     scripts: list[str] = field(default_factory=list)
     fonts: list[str] = field(default_factory=list)
     later: dict[str, str] = field(default_factory=dict)
+
+    def link(self, html_out: str, relative: Callable[[str], str]) -> str:
+        """The page with these linked: fonts preloaded, stylesheets and the names of what loads later in its
+        head, scripts (deferred) at the end of its body; `relative` gives a site path as seen from the page."""
+        head = "".join(f'<link rel="preload" href="{relative(f)}" as="font" type="font/woff2" crossorigin>'
+                       for f in self.fonts)
+        head += "".join(f'<link rel="stylesheet" href="{relative(s)}">' for s in self.styles)
+        head += "".join(f'<meta name="{n}" content="{relative(s)}">' for n, s in self.later.items())
+        body = "".join(f'<script defer src="{relative(s)}"></script>' for s in self.scripts)
+        return html_out.replace("</head>", head + "</head>", 1).replace("</body>", body + "</body>", 1)
 
 
 @dataclass
@@ -309,9 +320,9 @@ class Site:
         """Unwrap every paragraph that holds nothing but block-level markup (the pages stay as written)."""
         return BLOCK_IN_P.sub(r"\1", html_out)
 
-    def page_assets(self, html_out: str) -> "PageAssets":
+    def page_assets(self, html_out: str) -> PageAssets:
         """What this page needs, as site paths: each widget's module and stylesheet, KaTeX's stylesheet where a
-        formula is, and the KaTeX fonts the first view's formulas draw with (see PageAssets.fonts); and in
+        formula is, and the KaTeX fonts nearly every formula draws with (KATEX_FIRST_FONTS); and in
         `later`, what the page's scripts load only when a reader comes near what uses it, by name: plotly.js
         (`course-plotly`) when a figure (a lesson's or a notebook's) or a widget that draws charts is on it."""
         from course.core.math import has_math
