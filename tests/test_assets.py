@@ -90,6 +90,18 @@ def test_a_page_with_formulas_preloads_the_fonts_its_formulas_draw_with(site_dir
     assert with_math >= 10, "too few pages with formulas to check"
 
 
+def test_no_page_carries_a_script_without_a_file_or_a_mathjax_configuration(site_dir):
+    """A lab's page is nbconvert's HTML, whose MathJax loader names no file (`<script src="">`, not valid HTML);
+    the site renders formulas at build time, so neither the loader nor its configuration is kept."""
+    labs = 0
+    for page in site_dir.rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        labs += "jupyter-wrapper" in html
+        assert not re.search(r'<script\b[^>]*\bsrc=""', html), f"{page}: a script with an empty src"
+        assert "text/x-mathjax-config" not in html, f"{page}: a MathJax configuration"
+    assert labs >= 2, "no lab page to check"
+
+
 def test_every_script_a_page_names_exists(site_dir):
     for page in site_dir.rglob("index.html"):
         for src in SCRIPT.findall(page.read_text(encoding="utf-8")):

@@ -25,9 +25,10 @@ from course.core.units import Units
 from course.core.words import core_words
 
 WIDGET_ROOT = re.compile(r'data-widget="([\w\-]+)"')
-# a script loaded from a file, as the theme and MkDocs write it: <script src="…"> (an empty src, which
-# mkdocs-jupyter writes for a MathJax the site does not use, loads nothing and is left as it is)
+# a script loaded from a file, as the theme and MkDocs write it: <script src="…">
 CLASSIC_SCRIPT = re.compile(r'<script (src="[^"]+"[^>]*>)')
+# nbconvert's MathJax loader (a script with an empty src) and its configuration, as mkdocs-jupyter's template writes them
+NO_MATHJAX = re.compile(r'<script src="">\s*</script>|<script type="text/x-mathjax-config">.*?</script>', re.S)
 # The KaTeX fonts a page with formulas preloads, each with the class of KaTeX's HTML that draws with it (None:
 # every formula, KaTeX's default face). Found only once a page is laid out, they came last, after the
 # stylesheets, and the text of a formula is not drawn until its font has arrived (KaTeX's font-display: block),
@@ -373,7 +374,8 @@ class Site:
         cells expanded, its set-up folded away, and each answer folded with its check, closed, under its
         question, and the outputs of the runs between a prediction and its answer folded on their own
         (course/core/notebooks.py names the tags; `folded_outputs` says which runs); each of its figures
-        holds its static rendering (course/core/static_figures.py)."""
+        holds its static rendering (course/core/static_figures.py). nbconvert's MathJax loader goes: it names no
+        file (`<script src="">`, not valid HTML) and the site renders its formulas at build time."""
         lang = self.languages.of_page(src_uri, locale)
         cells = notebook_cells(html_out)
         index, hidden = {c: i for i, c in enumerate(cells)}, folded_outputs(cells)
@@ -397,7 +399,7 @@ class Site:
                            f"<summary>{summary}</summary>\n{body}\n</details>")
             at = last.end
         out.append(html_out[at:])
-        return "".join(out)
+        return NO_MATHJAX.sub("", "".join(out))
 
     def _cell_html(self, html_out: str, cell: "RenderedCell", src_uri: str, url: str, locale: Optional[str]) -> str:
         text = html_out[cell.start:cell.end]
