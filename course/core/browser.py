@@ -7,6 +7,7 @@ import contextlib
 import functools
 import gzip
 import http.server
+import sys
 import threading
 from pathlib import Path
 
@@ -52,12 +53,20 @@ class GzipHandler(QuietHandler):
         self.wfile.write(body)
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that closes a connection while a file is sent (a page left, a fetch cancelled) is not an
+    error worth a traceback in the test output; any other error still is."""
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(directory: Path, prefix: str = "", compress: bool = False):
     """Serve `directory` on a free loopback port; yields the base URL (with the prefix). `compress`: text
     files gzip-compressed, as a static host sends them."""
     handler = type("Handler", (GzipHandler if compress else QuietHandler,), {"prefix": prefix})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}{prefix}"
