@@ -1,5 +1,10 @@
 """axe-core on every page, in both languages and both palettes: no serious or critical violations."""
 import json
+import re
+
+import pytest
+
+from browser_helpers import contrast
 
 from conftest import ROOT
 
@@ -71,6 +76,37 @@ def test_no_serious_accessibility_violations_in_either_palette(site_dir, open_pa
         v.check_clean()
         v.page.context.close()
     assert failures == {}, "\n".join(f"{p}: {d}" for p, d in failures.items())
+
+
+# each prompt's text color, its opacity and the color behind it (the nearest ancestor's that has one)
+PROMPTS = """() => [...document.querySelectorAll('.jupyter-wrapper :is(.jp-InputPrompt, .jp-OutputPrompt)')]
+    .filter(p => p.textContent.trim() && p.getClientRects().length).map(p => {
+        let a = p, bg = 'rgba(0, 0, 0, 0)';
+        while (a && bg === 'rgba(0, 0, 0, 0)') { bg = getComputedStyle(a).backgroundColor; a = a.parentElement; }
+        const s = getComputedStyle(p);
+        return {fg: s.color, opacity: +s.opacity, bg};
+    })"""
+
+
+def rgba(text: str) -> tuple[float, float, float, float]:
+    parts = [float(x) for x in re.findall(r"[\d.]+", text)]
+    return (*parts[:3], parts[3] if len(parts) > 3 else 1.0)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_labs_prompts_read_at_the_contrast_of_text(open_page, scheme):
+    """A notebook's prompts ("In [2]:"), which its stylesheet draws grey at half opacity (2.2:1 on white), read at
+    4.5:1 or more (docs/assets/course.css). axe passes them over as long as no block around them is contained."""
+    v = open_page("c4/normalization-lab/", scheme=scheme)
+    prompts = v.page.evaluate(PROMPTS)
+    assert prompts, "the lab shows no prompt to test with"
+    for p in prompts:
+        r, g, b, a = rgba(p["fg"])
+        br, bg_, bb, _ = rgba(p["bg"])
+        a *= p["opacity"]
+        drawn = "rgb({}, {}, {})".format(*(round(c * a + d * (1 - a)) for c, d in ((r, br), (g, bg_), (b, bb))))
+        assert contrast(drawn, p["bg"]) >= 4.5, (scheme, p)
+    v.check_clean()
 
 
 def test_every_figure_has_a_text_alternative_in_its_language(site_dir):

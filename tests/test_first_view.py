@@ -72,3 +72,43 @@ def test_the_fonts_a_page_preloads_are_the_ones_its_formulas_draw_with(browser, 
         visit.check_clean()
     finally:
         ctx.close()
+
+
+# When the page has loaded (this listener, added first, runs before common.js's): each block of the lesson that
+# course.css defers and that shows an element, where it is and whether its content was laid out
+AT_LOAD = """addEventListener('load', () => {
+    const inside = b => [...b.children].find(c => !c.hidden && getComputedStyle(c).display !== 'none');
+    window.__atLoad = [...document.querySelectorAll('.md-typeset > *')]
+        .filter(b => getComputedStyle(b).contentVisibility === 'auto' && inside(b))
+        .map(b => ({top: b.getBoundingClientRect().top, what: b.tagName + '.' + b.className,
+                    shown: inside(b).checkVisibility({contentVisibilityAuto: true})}));
+});"""
+# the tops of the headings and the page's height
+WHERE = "() => [...document.querySelectorAll('.md-typeset :is(h2, h3)')].map(h => Math.round(h.getBoundingClientRect().top + scrollY)).concat([document.documentElement.scrollHeight])"
+
+
+@pytest.mark.parametrize("stem,lang", PAGES)
+def test_a_block_far_down_is_laid_out_after_the_load_and_then_the_page_is_whole(browser, server, stem, lang):
+    """With scripts, a block of a lesson is laid out when a reader comes near it (docs/assets/course.css); once the
+    page has loaded, CW.layOutRest (common.js) lays out the rest, after which every heading is where it is on the
+    page laid out whole."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = ctx.new_page()
+        page.add_init_script(AT_LOAD)
+        visit = Visit(page, server)
+        visit.goto(page_url(stem, lang))
+        blocks = page.evaluate("window.__atLoad")
+        near = [b for b in blocks if b["top"] < 844]
+        far = [b for b in blocks if b["top"] > 3 * 844]
+        assert near and far, f"{stem}: no block on the first screen or none three screens down to test with"
+        assert all(b["shown"] for b in near), f"{stem}: a block on the first screen was not laid out: {[b['what'] for b in near if not b['shown']]}"
+        assert not any(b["shown"] for b in far), \
+            f"{stem}: blocks three screens down were laid out with the first view: {[b['what'] for b in far if b['shown']][:5]}"
+        # settled (conftest.SETTLED waits for CW.idle): the rest has been laid out, so nothing moves when it all is
+        after = page.evaluate(WHERE)
+        page.add_style_tag(content=".md-typeset, .md-typeset * { content-visibility: visible !important; }")
+        assert page.evaluate(WHERE) == after, f"{stem}: the headings moved when the page was laid out whole"
+        visit.check_clean()
+    finally:
+        ctx.close()

@@ -382,6 +382,29 @@
     Array.from(waiting.keys()).forEach(wake);
   };
   window.addEventListener("beforeprint", function () { CW.wakeAll(); });
+
+  // A block of a lesson is laid out when a reader comes near it (course.css: content-visibility, on a page whose
+  // scripts run). Once the page has loaded, CW.layOutRest lays out the rest, in document order, a few blocks per
+  // task of about 8 ms, so that no task keeps a tap waiting, and the page's height and positions become true (an
+  // accessibility checker, the scroll bar and a jump to a heading read them). What course.css defers is what it
+  // lays out; CW.idle() waits for it.
+  CW.layOutRest = function () {
+    var blocks = Array.from(document.querySelectorAll(".md-typeset > *, .md-typeset div.arithmatex"));
+    return CW.track(new Promise(function (resolve) {
+      (function step() {
+        var end = performance.now() + 8;
+        while (blocks.length && performance.now() < end) {
+          var block = blocks.shift();
+          if (getComputedStyle(block).contentVisibility !== "auto") continue;
+          block.classList.add("laid-out");
+          void block.offsetHeight;   // laid out now, within this task's time
+        }
+        if (blocks.length) setTimeout(step, 0); else resolve();
+      })();
+    }));
+  };
+  if (document.readyState === "complete") setTimeout(CW.layOutRest, 0);
+  else window.addEventListener("load", CW.layOutRest);
   var plotly = null;
   CW.plotly = function () {
     if (window.Plotly) return Promise.resolve(window.Plotly);
