@@ -3,7 +3,8 @@
 prose, in the same run on the same machine (a script, not a test: it measures).
 
 The plain page: the lesson's own Markdown built by mkdocs-material with its default theme and search, and
-nothing of this project (no plugin, no widget, no figure, no script of ours). Both sites are served from
+nothing of this project (no plugin, no widget, no figure, no script of ours); for a lab, its notebook built by
+the same theme with mkdocs-jupyter's defaults. Both sites are served from
 loopback with text files gzip-compressed, as a static host sends them. Each page is measured REPS times,
 the pages taking turns; the medians and ranges are printed, and written as JSON with --json.
 
@@ -48,29 +49,38 @@ def lighthouse() -> Path:
 
 
 def source_of(page: str) -> Path:
-    """docs/ Markdown of a built page: en/c4/gating → docs/c4/gating.en.md, c4/normalization → docs/c4/normalization.md."""
+    """docs/ source of a built page: en/c4/gating → docs/c4/gating.en.md, c4/normalization → docs/c4/normalization.md,
+    a lab: c4/normalization-lab → docs/c4/normalization-lab.ipynb."""
     en = page.startswith("en/")
     stem = page.removeprefix("en/")
-    path = DOCS / (stem + (".en.md" if en else ".md"))
-    if not path.exists():
-        raise SystemExit(f"{page}: no Markdown source at {path}")
-    return path
+    for suffix in (".md", ".ipynb"):
+        path = DOCS / (stem + (".en" if en else "") + suffix)
+        if path.exists():
+            return path
+    raise SystemExit(f"{page}: no Markdown or notebook source at {DOCS / stem}.*")
 
 
 def plain_site(pages: list[str], out: Path) -> None:
     """The same prose as a plain mkdocs-material site: each page's Markdown, with the project's snippet
-    includes dropped, built with the theme's defaults."""
+    includes dropped, or its notebook, built with the theme's defaults."""
     docs = out / "docs"
+    notebooks = False
     for page in pages:
-        text = source_of(page).read_text(encoding="utf-8")
-        text = re.sub(r"^-{2}8<-{2}.*$", "", text, flags=re.M)
-        target = docs / (page + ".md")
+        source = source_of(page)
+        target = docs / (page + source.suffix)
         target.parent.mkdir(parents=True, exist_ok=True)
+        if source.suffix == ".ipynb":
+            notebooks = True
+            shutil.copyfile(source, target)
+            continue
+        text = source.read_text(encoding="utf-8")
+        text = re.sub(r"^-{2}8<-{2}.*$", "", text, flags=re.M)
         target.write_text(text, encoding="utf-8")
     (docs / "index.md").write_text("# plain\n", encoding="utf-8")
     (out / "mkdocs.yml").write_text(
         "site_name: plain\nuse_directory_urls: true\ntheme:\n  name: material\n  font: false\n"
-        "markdown_extensions: [admonition, attr_list, md_in_html, tables, toc, pymdownx.details, pymdownx.superfences,\n"
+        + ("plugins: [search, mkdocs-jupyter]\n" if notebooks else "")
+        + "markdown_extensions: [admonition, attr_list, md_in_html, tables, toc, pymdownx.details, pymdownx.superfences,\n"
         "  {pymdownx.tabbed: {alternate_style: true}}, {pymdownx.arithmatex: {generic: true}}]\n", encoding="utf-8")
     mkdocs = Path(sys.executable).with_name("mkdocs")
     subprocess.run([str(mkdocs), "build", "-q", "-f", str(out / "mkdocs.yml"), "-d", str(out / "site")], check=True)

@@ -370,10 +370,11 @@
     if (!fn) return;
     waiting.delete(el);
     near.unobserve(el);
+    layOut(el);
     fn();
   }
   CW.whenNear = function (el, fn) {
-    if (!near || CW.eager) return fn();
+    if (!near || CW.eager) { layOut(el); return fn(); }
     waiting.set(el, fn);
     near.observe(el);
   };
@@ -388,6 +389,12 @@
   // task of about 8 ms, so that no task keeps a tap waiting, and the page's height and positions become true (an
   // accessibility checker, the scroll bar and a jump to a heading read them). What course.css defers is what it
   // lays out; CW.idle() waits for it.
+  // the block that holds el, laid out now (a screen away, the browser would still skip it): what starts there
+  // measures what it draws, and a skipped block's measures are not its own
+  function layOut(el) {
+    var block = el.closest(".md-typeset > *");
+    if (block && getComputedStyle(block).contentVisibility === "auto") block.classList.add("laid-out");
+  }
   CW.layOutRest = function () {
     var blocks = Array.from(document.querySelectorAll(".md-typeset > *, .md-typeset div.arithmatex"));
     return CW.track(new Promise(function (resolve) {
