@@ -3,6 +3,8 @@ the numbers appendix (`Number.source`: the files read, the run's device, date an
 source readers (course/core/registry.py `SourceReader`) say what a computed number's sources are."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from course.core.registry import Computed, Measured, Registry, SourceError, SourceReaders
@@ -25,14 +27,25 @@ def test_every_number_is_told_in_the_readers_words_in_every_language(reg):
 
 
 def test_a_computed_number_names_no_file_it_read(reg):
-    """Beyond what its formula's own words say (a few name the code they describe)."""
+    """Not even in its formula's words: the files stay in the numbers appendix."""
     for key, n in of_kind(reg, "computed"):
         for lang in LANGS:
             for s in n.provenance.sources:
                 path = in_lang(s, lang).split()[0].split("（")[0]
-                if path not in in_lang(n.provenance.formula, lang):
-                    assert path not in n.hover(lang), (key, lang, n.hover(lang))
+                assert path not in n.hover(lang), (key, lang, n.hover(lang))
                 assert path in n.source(lang), (key, lang)
+
+
+# a path in this repository: one of its folders, then a file
+PROJECT_PATH = re.compile(r"\b(?:models|course|lessons|data|figures|docs|scripts|overrides)/[\w./-]*\w")
+
+
+def test_no_tooltip_names_a_file_of_the_project(reg):
+    """Where a number comes from is told in the reader's words (a model's config and field, a paper and its table,
+    our runs and their seeds), whatever its kind; a path in this repository is for authors, in the appendix."""
+    named = [(key, lang, n.hover(lang)) for key, n in reg.numbers.items() for lang in LANGS
+             if PROJECT_PATH.search(n.hover(lang))]
+    assert named == []
 
 
 def test_a_measured_number_names_its_run_but_not_its_commit_files_device_or_date(reg):

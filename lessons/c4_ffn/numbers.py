@@ -335,7 +335,7 @@ def add_project(reg: Scope, inputs: Inputs) -> None:
         n = f.ffn_params(cfg.d_model, w, kind)
         per_layer[run] = n
         reg.add(f"runs.{run}.ffn_params", n, integer(n),
-                computed(f"{f.MATRICES[kind]} · d_model · ffn_hidden (models/model.py)", f"{EXPERIMENTS} ({run})", FORMULAS))
+                computed(f"{f.MATRICES[kind]} · d_model · ffn_hidden", f"{EXPERIMENTS} ({run})", "models/model.py (MLP, SwiGLU)", FORMULAS))
     for (narrow, wide), name in zip(zip(SWEEP, SWEEP[1:]), ("widen_2_to_4", "widen_4_to_8")):
         added = base.n_layer * (per_layer[wide] - per_layer[narrow])
         reg.add(f"runs.{name}.params", added, integer(added),

@@ -88,7 +88,7 @@ def add_optimizer(reg: Scope, inputs) -> None:
     reg.add("beta2", base.beta2, fixed(base.beta2, 2), computed("beta2", src))
     reg.add("grad_clip", base.grad_clip, fixed(base.grad_clip, 1), computed("grad_clip", src))
     reg.add("adam_eps", tw.EXPLORER.eps, scientific(tw.EXPLORER.eps),
-            computed(WORDS("adam_eps"), TWINS))
+            computed(WORDS("adam_eps"), TWINS, "models/config.py (adam_eps)"))
     steps = inputs.experiments.base.max_steps
     reg.add("steps", steps, integer(steps), computed("max_steps", src))
     eps_run = "c8_postln_L12_lr1e-3_nowarmup_eps1e-16"
@@ -159,7 +159,7 @@ def add_scalings(reg: Scope, inputs) -> None:
                   for t in range(c.warmup_steps, c.max_steps)) / c.lr
         reg.add(f"schedule.lr_gap.{run}", gap, percent(gap, 0),
                 computed(WORDS("schedule.lr_gap", run=run, other="c8_postln_lr1e-3_nowarmup"),
-                         f"{EXPERIMENTS} ({run}, c8_postln_lr1e-3_nowarmup)", FORMULAS))
+                         f"{EXPERIMENTS} ({run}, c8_postln_lr1e-3_nowarmup)", "models/train.py (lr_at)", FORMULAS))
     cited = {c.key: c.value for c in inputs.citations.numbers}
     tokens, batch, seq = cited["olmo2cfg.t_warmup"], cited["olmo2cfg.batch"], cited["olmo2cfg.seq_len"]
     steps = tokens / (batch * seq)
@@ -675,7 +675,7 @@ def add_trace(reg: Scope, run: str, rs, prov, quoted: Quoted) -> None:
         reg.add(f"{lp}.bottom_over_top.last.min", last, significant(last, 2), one)
     if "block_parameters" in facts:
         n = block_parameters(rs[0])
-        reg.add(f"{k}.block_parameters", n, integer(n), computed(WORDS("block_parameters"), EXPERIMENTS))
+        reg.add(f"{k}.block_parameters", n, integer(n), computed(WORDS("block_parameters"), EXPERIMENTS, "models/model.py (Block)"))
     if "steps" in facts:
         steps = len(rs[0].trace.step)
         reg.add(f"{k}.steps", steps, integer(steps), prov)
