@@ -74,14 +74,19 @@ def test_the_fonts_a_page_preloads_are_the_ones_its_formulas_draw_with(browser, 
         ctx.close()
 
 
-# When the page has loaded (this listener, added first, runs before common.js's): each block of the lesson that
-# course.css defers and that shows an element, where it is and whether its content was laid out
+# When the page has loaded (this listener, added first, runs before common.js's): the blocks of the lesson that
+# course.css defers and that show an element; two frames later (the browser has decided by then what is on
+# screen), where each is, whether its content is laid out and whether CW.layOutRest has reached it; and how many
+# were still waiting once the pass had taken its first task
 AT_LOAD = """addEventListener('load', () => {
     const inside = b => [...b.children].find(c => !c.hidden && getComputedStyle(c).display !== 'none');
-    window.__atLoad = [...document.querySelectorAll('.md-typeset > *')]
-        .filter(b => getComputedStyle(b).contentVisibility === 'auto' && inside(b))
-        .map(b => ({top: b.getBoundingClientRect().top, what: b.tagName + '.' + b.className,
-                    shown: inside(b).checkVisibility({contentVisibilityAuto: true})}));
+    const deferred = [...document.querySelectorAll('.md-content__inner > *')]
+        .filter(b => getComputedStyle(b).contentVisibility === 'auto' && inside(b));
+    const look = () => deferred.map(b => ({top: b.getBoundingClientRect().top, what: b.tagName + '.' + b.className,
+                                          shown: inside(b).checkVisibility({contentVisibilityAuto: true}),
+                                          laid: b.classList.contains('laid-out')}));
+    setTimeout(() => { window.__waiting = deferred.filter(b => !b.classList.contains('laid-out')).length; }, 0);
+    requestAnimationFrame(() => requestAnimationFrame(() => { window.__twoFrames = look(); }));
 });"""
 # the tops of the headings and the page's height
 WHERE = "() => [...document.querySelectorAll('.md-typeset :is(h2, h3)')].map(h => Math.round(h.getBoundingClientRect().top + scrollY)).concat([document.documentElement.scrollHeight])"
@@ -90,21 +95,23 @@ WHERE = "() => [...document.querySelectorAll('.md-typeset :is(h2, h3)')].map(h =
 @pytest.mark.parametrize("stem,lang", PAGES)
 def test_a_block_far_down_is_laid_out_after_the_load_and_then_the_page_is_whole(browser, server, stem, lang):
     """With scripts, a block of a lesson is laid out when a reader comes near it (docs/assets/course.css); once the
-    page has loaded, CW.layOutRest (common.js) lays out the rest, after which every heading is where it is on the
-    page laid out whole."""
+    page has loaded, CW.layOutRest (common.js) lays out the rest, a few blocks per task, after which no heading
+    moves when every block is laid out."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         page = ctx.new_page()
         page.add_init_script(AT_LOAD)
         visit = Visit(page, server)
         visit.goto(page_url(stem, lang))
-        blocks = page.evaluate("window.__atLoad")
-        near = [b for b in blocks if b["top"] < 844]
-        far = [b for b in blocks if b["top"] > 3 * 844]
+        page.wait_for_function("() => window.__twoFrames && window.__waiting !== undefined")
+        later = page.evaluate("window.__twoFrames")
+        near = [b for b in later if b["top"] < 844]
+        far = [b for b in later if b["top"] > 3 * 844 and not b["laid"]]   # not yet reached by CW.layOutRest
         assert near and far, f"{stem}: no block on the first screen or none three screens down to test with"
         assert all(b["shown"] for b in near), f"{stem}: a block on the first screen was not laid out: {[b['what'] for b in near if not b['shown']]}"
         assert not any(b["shown"] for b in far), \
             f"{stem}: blocks three screens down were laid out with the first view: {[b['what'] for b in far if b['shown']][:5]}"
+        assert page.evaluate("window.__waiting") > 0, f"{stem}: every block was laid out in the pass's first task"
         # settled (conftest.SETTLED waits for CW.idle): the rest has been laid out, so nothing moves when it all is
         after = page.evaluate(WHERE)
         page.add_style_tag(content=".md-typeset, .md-typeset * { content-visibility: visible !important; }")

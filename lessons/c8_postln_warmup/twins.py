@@ -30,7 +30,7 @@ class ExplorerSpec:
     # with 256 parameters averaged, the read-outs differ by under 5% across those seeds).
     seed: int = 2
     params: int = 256            # how many synthetic parameters the step sizes are averaged over
-    eps: float = 1e-8            # Adam's ε: PyTorch's default, which models/model.py leaves as it is
+    eps: float = 1e-8            # Adam's ε: PyTorch's default, also the training config's (models/config.py)
     window: int = 50             # the "first steps" the read-outs sum over
     warmup_max: int = 200
     warmup_step: int = 5

@@ -384,29 +384,32 @@
   };
   window.addEventListener("beforeprint", function () { CW.wakeAll(); });
 
+  // the block that holds el, laid out now (a screen away, the browser would still skip it): what starts there
+  // measures what it draws, and a skipped block's measures are not its own
+  function layOut(el) {
+    var block = el.closest(".md-content__inner > *");
+    if (block && getComputedStyle(block).contentVisibility === "auto") block.classList.add("laid-out");
+  }
   // A block of a lesson is laid out when a reader comes near it (course.css: content-visibility, on a page whose
   // scripts run). Once the page has loaded, CW.layOutRest lays out the rest, in document order, a few blocks per
   // task of about 8 ms, so that no task keeps a tap waiting, and the page's height and positions become true (an
   // accessibility checker, the scroll bar and a jump to a heading read them). What course.css defers is what it
   // lays out; CW.idle() waits for it.
-  // the block that holds el, laid out now (a screen away, the browser would still skip it): what starts there
-  // measures what it draws, and a skipped block's measures are not its own
-  function layOut(el) {
-    var block = el.closest(".md-typeset > *");
-    if (block && getComputedStyle(block).contentVisibility === "auto") block.classList.add("laid-out");
-  }
   CW.layOutRest = function () {
-    var blocks = Array.from(document.querySelectorAll(".md-typeset > *, .md-typeset div.arithmatex"));
+    var blocks = Array.from(document.querySelectorAll(".md-content__inner > *, .md-content__inner div.arithmatex"));
     return CW.track(new Promise(function (resolve) {
       (function step() {
-        var end = performance.now() + 8;
-        while (blocks.length && performance.now() < end) {
-          var block = blocks.shift();
-          if (getComputedStyle(block).contentVisibility !== "auto") continue;
-          block.classList.add("laid-out");
-          void block.offsetHeight;   // laid out now, within this task's time
+        try {
+          var end = performance.now() + 8;
+          while (blocks.length && performance.now() < end) {
+            var block = blocks.shift();
+            if (getComputedStyle(block).contentVisibility !== "auto") continue;
+            block.classList.add("laid-out");
+            void block.offsetHeight;   // laid out now, within this task's time
+          }
+        } finally {
+          if (blocks.length) setTimeout(step, 0); else resolve();
         }
-        if (blocks.length) setTimeout(step, 0); else resolve();
       })();
     }));
   };
