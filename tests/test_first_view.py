@@ -74,20 +74,28 @@ def test_the_fonts_a_page_preloads_are_the_ones_its_formulas_draw_with(browser, 
         ctx.close()
 
 
-# When the page has loaded (this listener, added first, runs before common.js's): the blocks of the lesson that
-# course.css defers and that show an element; two frames later (the browser has decided by then what is on
-# screen), where each is, whether its content is laid out and whether CW.layOutRest has reached it; and how many
-# were still waiting once the pass had taken its first task
-AT_LOAD = """addEventListener('load', () => {
+# CW.layOutRest held back (common.js hands it to the load event as it defines it): the test starts it itself
+HOLD = """(() => {
+    const CW = window.CW = window.CW || {};
+    Object.defineProperty(CW, 'layOutRest', {configurable: true,
+        set(f) { CW.__pass = f; }, get() { return () => Promise.resolve(); }});
+})();"""
+# the blocks of the lesson that course.css defers and that show an element: where each is, and whether its
+# content is laid out
+BLOCKS = """() => {
     const inside = b => [...b.children].find(c => !c.hidden && getComputedStyle(c).display !== 'none');
-    const deferred = [...document.querySelectorAll('.md-content__inner > *')]
-        .filter(b => getComputedStyle(b).contentVisibility === 'auto' && inside(b));
-    const look = () => deferred.map(b => ({top: b.getBoundingClientRect().top, what: b.tagName + '.' + b.className,
-                                          shown: inside(b).checkVisibility({contentVisibilityAuto: true}),
-                                          laid: b.classList.contains('laid-out')}));
-    setTimeout(() => { window.__waiting = deferred.filter(b => !b.classList.contains('laid-out')).length; }, 0);
-    requestAnimationFrame(() => requestAnimationFrame(() => { window.__twoFrames = look(); }));
-});"""
+    return [...document.querySelectorAll('.md-content__inner > *')]
+        .filter(b => getComputedStyle(b).contentVisibility === 'auto' && inside(b))
+        .map(b => ({top: b.getBoundingClientRect().top, what: b.tagName + '.' + b.className,
+                    shown: inside(b).checkVisibility({contentVisibilityAuto: true})}));
+}"""
+# the pass started: how many blocks still wait once it has taken its first task, and then its end
+PASS = """async () => {
+    const pass = CW.__pass();
+    const waiting = document.querySelectorAll('.md-content__inner > :not(.laid-out)').length;
+    await pass;
+    return waiting - document.querySelectorAll('.md-content__inner > :not(.laid-out)').length;
+}"""
 # the tops of the headings and the page's height
 WHERE = "() => [...document.querySelectorAll('.md-typeset :is(h2, h3)')].map(h => Math.round(h.getBoundingClientRect().top + scrollY)).concat([document.documentElement.scrollHeight])"
 
@@ -100,19 +108,17 @@ def test_a_block_far_down_is_laid_out_after_the_load_and_then_the_page_is_whole(
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         page = ctx.new_page()
-        page.add_init_script(AT_LOAD)
+        page.add_init_script(HOLD)
         visit = Visit(page, server)
-        visit.goto(page_url(stem, lang))
-        page.wait_for_function("() => window.__twoFrames && window.__waiting !== undefined")
-        later = page.evaluate("window.__twoFrames")
-        near = [b for b in later if b["top"] < 844]
-        far = [b for b in later if b["top"] > 3 * 844 and not b["laid"]]   # not yet reached by CW.layOutRest
+        visit.goto(page_url(stem, lang))   # settled: widgets and figures near the first screen have started
+        blocks = page.evaluate(BLOCKS)
+        near = [b for b in blocks if b["top"] < 844]
+        far = [b for b in blocks if b["top"] > 3 * 844]
         assert near and far, f"{stem}: no block on the first screen or none three screens down to test with"
         assert all(b["shown"] for b in near), f"{stem}: a block on the first screen was not laid out: {[b['what'] for b in near if not b['shown']]}"
         assert not any(b["shown"] for b in far), \
             f"{stem}: blocks three screens down were laid out with the first view: {[b['what'] for b in far if b['shown']][:5]}"
-        assert page.evaluate("window.__waiting") > 0, f"{stem}: every block was laid out in the pass's first task"
-        # settled (conftest.SETTLED waits for CW.idle): the rest has been laid out, so nothing moves when it all is
+        assert page.evaluate(PASS) > 0, f"{stem}: the pass laid out every block in its first task"
         after = page.evaluate(WHERE)
         page.add_style_tag(content=".md-typeset, .md-typeset * { content-visibility: visible !important; }")
         assert page.evaluate(WHERE) == after, f"{stem}: the headings moved when the page was laid out whole"
