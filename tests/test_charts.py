@@ -156,11 +156,36 @@ def page_problems(v) -> list[str]:
     return list(found)
 
 
+# where each block of the lesson is, and the page's height
+BLOCK_TOPS = """() => [...document.querySelectorAll('.md-content__inner > *')]
+    .map(b => [[b.tagName.toLowerCase(), ...[...b.classList].filter(c => c !== 'laid-out')].join('.'),
+               Math.round(b.getBoundingClientRect().top + scrollY)])
+    .concat([['height', document.documentElement.scrollHeight]])"""
+WHOLE = ".md-content__inner > *, .md-typeset div.arithmatex { content-visibility: visible !important; contain: none !important; }"
+
+
+def spacing_problems(v) -> list[str]:
+    """With scripts a lesson's blocks are laid out contained (docs/assets/course.css), which keeps their children's
+    margins inside them; once every block is laid out, taking the containment off (as printing and a page
+    without scripts do) must move no block."""
+    v.settle()   # the pass that lays out every block (CW.layOutRest) has ended
+    page = v.page
+    contained = page.evaluate(BLOCK_TOPS)
+    page.add_style_tag(content=WHOLE)
+    whole = page.evaluate(BLOCK_TOPS)
+    moved = [i for i, ((_, a), (_, b)) in enumerate(zip(contained, whole)) if abs(b - a) > 1]
+    if not moved:
+        return []
+    i = moved[0]
+    return [f"laid out without containment, {contained[i][0]} moves {whole[i][1] - contained[i][1]:+d} px, "
+            f"after {contained[i - 1][0] if i else 'the top'} (and {len(moved) - 1} blocks below it)"]
+
+
 def phone_problems(v, placed_widgets: list[str]) -> list[str]:
     """What does not fit on a lesson page opened at 390 px (tests/test_chart_layout.py calls this in its visit
     of every lesson at a phone's width): each widget the page places (`placed_widgets`: a lesson may place
     none) must lie inside the screen and its content inside it; each display formula must fit or scroll by
-    itself; the contents list must render math, not TeX."""
+    itself; the contents list must render math, not TeX; containment moves no block (spacing_problems)."""
     page, where = v.page, v.page.url
     problems = []
     formulas = page.evaluate(FORMULAS)
@@ -184,7 +209,7 @@ def phone_problems(v, placed_widgets: list[str]) -> list[str]:
         if inner[0] > inner[1] + 1:
             problems.append(f"{name}: its content is {inner[0]} px wide in {inner[1]} px")
         problems += [f"{name}: {p}" for p in w.evaluate(OVERLAPS)]
-    return problems
+    return problems + [f"{where}: {p}" for p in spacing_problems(v)]
 
 
 def test_some_lesson_places_a_widget(units):

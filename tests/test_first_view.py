@@ -4,6 +4,7 @@ Then scrolling to a figure draws it, and the page is whole once everything has b
 import pytest
 
 from conftest import SETTLED, Visit, page_url
+from test_charts import WHOLE
 
 pytestmark = pytest.mark.browser
 
@@ -120,8 +121,9 @@ def test_a_block_far_down_is_laid_out_after_the_load_and_then_the_page_is_whole(
             f"{stem}: blocks three screens down were laid out with the first view: {[b['what'] for b in far if b['shown']][:5]}"
         assert page.evaluate(PASS) > 0, f"{stem}: the pass laid out every block in its first task"
         after = page.evaluate(WHERE)
-        page.add_style_tag(content=".md-typeset, .md-typeset * { content-visibility: visible !important; }")
+        page.add_style_tag(content=WHOLE)
         assert page.evaluate(WHERE) == after, f"{stem}: the headings moved when the page was laid out whole"
         visit.check_clean()
     finally:
         ctx.close()
+
