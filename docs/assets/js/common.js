@@ -415,6 +415,33 @@
   };
   if (document.readyState === "complete") setTimeout(CW.layOutRest, 0);
   else window.addEventListener("load", CW.layOutRest);
+
+  // The reader's place, kept in the page's history entry. The browser restores a reloaded page (or one reached by
+  // going back, out of its cache) at the same offset in pixels, once it has loaded; while blocks above still have
+  // guessed heights (above) and widgets have not started, that offset is somewhere else in the lesson. So the page
+  // keeps its place itself (overrides/main.html turns the browser's off): the first block that begins in the view
+  // and where (or, inside a block longer than the view, how far into it), returned to as soon as the page's blocks
+  // exist. What changes above it after that, the browser's scroll anchoring absorbs.
+  function block(i) { return document.querySelectorAll(".md-content__inner > *")[i]; }
+  function keepPlace() {
+    var blocks = document.querySelectorAll(".md-content__inner > *"), place = null;
+    for (var i = 0; i < blocks.length && !place; i++) {
+      var box = blocks[i].getBoundingClientRect();
+      if (box.height && box.bottom > 0) {
+        var next = box.top < 0 && blocks[i + 1] && blocks[i + 1].getBoundingClientRect().top;
+        place = next !== false && next < window.innerHeight ? { block: i + 1, into: Math.round(-next) }
+          : { block: i, into: Math.round(-box.top) };
+      }
+    }
+    try { history.replaceState(Object.assign({}, history.state, { coursePlace: place }), ""); } catch (e) { /* a sandboxed frame */ }
+  }
+  var placed = (history.state || {}).coursePlace, keeping = 0;
+  if (placed && block(placed.block)) {
+    layOut(block(placed.block));
+    window.scrollTo(0, block(placed.block).getBoundingClientRect().top + window.scrollY + placed.into);
+  }
+  window.addEventListener("scroll", function () { clearTimeout(keeping); keeping = setTimeout(keepPlace, 200); }, { passive: true });
+  window.addEventListener("pagehide", keepPlace);
   var plotly = null;
   CW.plotly = function () {
     if (window.Plotly) return Promise.resolve(window.Plotly);
