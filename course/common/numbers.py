@@ -23,8 +23,15 @@ EXPERIMENTS = "models/experiments.json"
 FORMULAS = "course/common/formulas.py"
 
 
-def computed(formula: Words, *sources: Words) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+def computed_from(default: str):
+    """`computed(formula, *sources)`: a computed number's provenance, its sources `default` (the formulas file of
+    the lesson, or of the course) where none is named. A formula may stay one string; a sentence is in words."""
+    def computed(formula: Words, *sources: Words) -> Computed:
+        return Computed(formula=formula, sources=list(sources) or [default])
+    return computed
+
+
+computed = computed_from(FORMULAS)
 
 
 def slug(name: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from course.common.numbers import ANCHOR, EXPERIMENTS, anchor_source, frontier_source, slug
+from course.common.numbers import ANCHOR, EXPERIMENTS, anchor_source, computed_from, frontier_source, slug
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant, vector
 from course.core.registry import Computed, Scope, add_rows
@@ -21,8 +21,7 @@ TWINS = f"{HERE}/twins.py"
 VECTORS = f"{HERE}/teaching-vectors.json"
 
 
-def computed(formula, *sources) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+computed = computed_from(FORMULAS)
 
 
 def millions(x: float) -> dict[str, str]:

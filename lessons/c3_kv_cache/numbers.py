@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from course.common.kv_cache import BF16, CachePlan, plans
-from course.common.numbers import ANCHOR, FRONTIER, anchor_source, frontier_source, slug
+from course.common.numbers import ANCHOR, FRONTIER, anchor_source, computed_from, frontier_source, slug
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent
 from course.core.registry import Computed, Measured, Scope, add_rows
@@ -28,8 +28,7 @@ GROUP = {"full": "every", "mla": "every", "sliding": "window", "window": "window
 GROUPS = ("every", "window", "compressed", "state")
 
 
-def computed(formula, *sources) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [KV])
+computed = computed_from(KV)
 
 
 def size(b: float) -> str:

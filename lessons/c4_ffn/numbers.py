@@ -18,7 +18,7 @@ from course.common.formulas import (
 )
 from course.common.measured import (BASELINE, Results, add_margins, add_pair_drift, compare, newest, provenance,
                                      spread_keys, trained_on)
-from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, slug
+from course.common.numbers import ANCHOR, EXPERIMENTS, FRONTIER, anchor_source, computed_from, slug
 from course.common.numbers import frontier_source as common_frontier_source
 from course.common.schema import FrontierModel, Inputs
 from course.core.formats import fixed, integer, percent, significant
@@ -34,8 +34,7 @@ NUMBERS = f"{HERE}/numbers.py"
 TWINS = f"{HERE}/twins.py"
 
 
-def computed(formula: "str | dict[str, str]", *sources: str) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+computed = computed_from(FORMULAS)
 
 
 def frontier_source(m: FrontierModel) -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from course.common.formulas import anchor_layer_parts, anchor_ledger
 from course.common.measured import (BASELINE, MARGIN_LOSS, Results, add_margins, compare, provenance, seed_values,
                                      spread_keys)
-from course.common.numbers import ANCHOR, FRONTIER, anchor_source, slug
+from course.common.numbers import ANCHOR, FRONTIER, anchor_source, computed_from, slug
 from course.common.schema import Inputs
 from course.core.formats import fixed, integer, percent, scientific2, significant
 from course.core.registry import Computed, Scope, Words, add_rows
@@ -51,8 +51,7 @@ SURFACE_DIGITS = 3   # as the chapter writes SiLU(10)·10 (swiglu.silu_at_limit_
 SINK_HIGH, GATE_OPEN = 6.0, 6.0
 
 
-def computed(formula: Words, *sources: str) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+computed = computed_from(FORMULAS)
 
 
 # ---------------------------------------------------------------- the anchor's gates

@@ -13,7 +13,7 @@ from course.common import formulas as chapter_formulas
 from course.common.measured import (BASELINE, LEFT_UNIGRAM_MARGIN, NEVER, TRADEMARKS, Results, add_margins, compare,
                                      cpu_maker,
                                      left_unigram_step, provenance, range_text, spread_keys)
-from course.common.numbers import ANCHOR, FRONTIER, anchor_source
+from course.common.numbers import ANCHOR, FRONTIER, anchor_source, computed_from
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant, vector
@@ -34,8 +34,7 @@ SCALE = 3.0
 WD_GAIN, WD_STEPS = 1.5, 5000
 
 
-def computed(formula: Words, *sources: str) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+computed = computed_from(FORMULAS)
 
 
 def add_worked_examples(reg: Scope) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from course.common import formulas as chapter
 from course.common.measured import BASELINE, Results, add_margins, add_pair_drift, compare, provenance, spread_keys
-from course.common.numbers import EXPERIMENTS, anchor_source, frontier_source
+from course.common.numbers import EXPERIMENTS, anchor_source, computed_from, frontier_source
 from course.common.schema import Inputs
 from course.common.twins import SIM, simulate
 from course.core.formats import fixed, integer, percent, scientific, significant
@@ -26,8 +26,7 @@ TWINS = "course/common/twins.py"
 CITATIONS = "data/citations.json"
 
 
-def computed(formula: "str | dict[str, str]", *sources: str) -> Computed:
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+computed = computed_from(FORMULAS)
 
 
 def power_of_ten(x: int) -> str:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from course.common.measured import LEFT_UNIGRAM_MARGIN, NEVER, MARGIN_LOSS, MARGIN_OTHER, TRADEMARKS, Results, add_margins, compare, left_unigram_step, provenance, spread_keys
+from course.common.numbers import computed_from
 from course.core.formats import fixed, integer, percent, scientific, scientific2, significant
 from course.core.registry import Computed, Measured, Scope, Words
 from course.project import words
@@ -66,9 +67,7 @@ COMPARISONS = [
 ]
 
 
-def computed(formula: Words, *sources: str) -> Computed:
-    """A computed number's provenance: a bare formula may stay one string; a sentence is in the lesson's words."""
-    return Computed(formula=formula, sources=list(sources) or [FORMULAS])
+computed = computed_from(FORMULAS)
 
 
 def init_run(placement: str, layers: int) -> str:
