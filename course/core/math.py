@@ -80,20 +80,20 @@ class Formulas:
 
     def page(self, html_out: str) -> str:
         """The page with every arithmatex formula, and every formula of its tables of contents, rendered."""
-        spans = [(html.unescape(m.group(1)), False) for m in SPAN.finditer(html_out)]
-        blocks = [(tex, True) for m in BLOCK.finditer(html_out)
-                  for tex in [html.unescape(m.group(1)).strip()] + equations(html.unescape(m.group(1)).strip())]
-        navs = [(html.unescape(t), False) for m in NAV_TEXT.finditer(html_out) for t in INLINE_TEX.findall(m.group(2))]
+        def tex(m) -> str:   # a formula as its source wrote it (Markdown escaped it into the page's HTML)
+            return html.unescape(m.group(1))
+        spans = [(tex(m), False) for m in SPAN.finditer(html_out)]
+        blocks = [(t, True) for m in BLOCK.finditer(html_out) for t in [tex(m).strip()] + equations(tex(m).strip())]
+        navs = [(tex(t), False) for m in NAV_TEXT.finditer(html_out) for t in INLINE_TEX.finditer(m.group(2))]
         if not spans and not blocks and not navs:
             return html_out
         self._render(spans + blocks + navs)
 
-        def inline(tex: str) -> str:
-            return self.done[self.key(html.unescape(tex), False)]
-        html_out = SPAN.sub(lambda m: f'<span class="arithmatex">{inline(m.group(1))}</span>', html_out)
-        html_out = BLOCK.sub(lambda m: self._display(html.unescape(m.group(1)).strip()), html_out)
-        return NAV_TEXT.sub(lambda m: m.group(1) + INLINE_TEX.sub(lambda t: inline(t.group(1)), m.group(2)) + m.group(3),
-                            html_out)
+        def inline(m) -> str:
+            return self.done[self.key(tex(m), False)]
+        html_out = SPAN.sub(lambda m: f'<span class="arithmatex">{inline(m)}</span>', html_out)
+        html_out = BLOCK.sub(lambda m: self._display(tex(m).strip()), html_out)
+        return NAV_TEXT.sub(lambda m: m.group(1) + INLINE_TEX.sub(inline, m.group(2)) + m.group(3), html_out)
 
     def _display(self, tex: str) -> str:
         """A display formula: whole, and, where it has several equations, each on a line of its own (hidden;
