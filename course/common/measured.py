@@ -179,11 +179,15 @@ def add_margins(scope: Scope, *quoted: str) -> None:
         scope.add(f"margin.{name}", *shown[name], where(f"margin.{name}"))
 
 
-def provenance(runs: list[RunResult], what: Words) -> Measured:
+def provenance(runs: list[RunResult], what: Words, code: tuple[str, str] | None = None) -> Measured:
+    """Which runs and seeds a measured number comes from; `code`, the file and the name of the code that measured
+    it, is for the numbers appendix (an author's), not for the reader's tooltip."""
     seeds = "/".join(str(r.config.seed) for r in runs)
-    run = WORDS("provenance.one_seed" if len(runs) == 1 else "provenance.seeds", what=what, seeds=seeds)
+    told = WORDS("provenance.one_seed" if len(runs) == 1 else "provenance.seeds", what=what, seeds=seeds)
+    run = WORDS("provenance.code", run=told, file=code[0], name=code[1]) if code else told
     last = newest(runs)
-    return Measured(run=run, device=trained_on(runs), date=last.provenance.date, commit=last.provenance.commit)
+    return Measured(run=run, told=told if code else "", device=trained_on(runs), date=last.provenance.date,
+                    commit=last.provenance.commit)
 
 
 @registry_helper

@@ -899,7 +899,7 @@ def add_first_updates(reg: Scope, results: Results) -> None:
         if run not in results.runs or any(r.first_updates is None for r in results.runs[run]):
             continue
         rs = results.runs[run]
-        prov = provenance(rs, WORDS("fu.of", run=run))
+        prov = provenance(rs, WORDS("fu.of", run=run), code=("models/train.py", "FirstUpdates"))
         for readout, stats in quoted.items():
             values_of, text = PROBE_READOUTS[readout]
             spread_keys(reg, f"fu.{run}.{readout}", values_of(rs), text, prov, *stats)
