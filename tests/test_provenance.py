@@ -36,8 +36,9 @@ def test_a_computed_number_names_no_file_it_read(reg):
                 assert path in n.source(lang), (key, lang)
 
 
-# a path in this repository: one of its folders, then a file
-PROJECT_PATH = re.compile(r"\b(?:models|course|lessons|data|figures|docs|scripts|overrides)/[\w./-]*\w")
+# a path in this repository: one of its top folders, then a file (not a folder of another site's path, as in
+# "huggingface.co/org/models/…")
+PROJECT_PATH = re.compile(r"(?<![\w./-])(?:models|course|lessons|data|figures|docs|scripts|overrides)/[\w./-]*\w")
 
 
 def test_no_tooltip_names_a_file_of_the_project(reg):
