@@ -9,6 +9,7 @@ import pytest
 
 from course.core.registry import Computed, Measured, Registry, SourceError, SourceReaders
 from course.core.words import in_lang
+from course.paths import ROOT
 
 LANGS = ("zh", "en")
 
@@ -38,12 +39,14 @@ def test_a_computed_number_names_no_file_it_read(reg):
 
 # a path in this repository: one of its top folders, then a file (not a folder of another site's path, as in
 # "huggingface.co/org/models/…")
-PROJECT_PATH = re.compile(r"(?<![\w./-])(?:models|course|lessons|data|figures|docs|scripts|overrides)/[\w./-]*\w")
+FOLDERS = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+PROJECT_PATH = re.compile(rf"(?<![\w./-])(?:{'|'.join(map(re.escape, FOLDERS))})/[\w./-]*\w")
 
 
 def test_no_tooltip_names_a_file_of_the_project(reg):
     """Where a number comes from is told in the reader's words (a model's config and field, a paper and its table,
     our runs and their seeds), whatever its kind; a path in this repository is for authors, in the appendix."""
+    assert {"course", "data", "models"} <= set(FOLDERS), f"the repository's folders are not where the test looks: {FOLDERS}"
     named = [(key, lang, n.hover(lang)) for key, n in reg.numbers.items() for lang in LANGS
              if PROJECT_PATH.search(n.hover(lang))]
     assert named == []
