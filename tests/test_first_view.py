@@ -160,3 +160,55 @@ def test_a_reload_at_mid_page_on_a_phone_returns_to_the_same_place(browser, serv
         visit.check_clean()
     finally:
         ctx.close()
+
+
+# the tallest block of the lesson that is a widget, if it is taller than the view by at least 100 px
+TALL_WIDGET = """() => [...document.querySelectorAll('.md-content__inner > [data-widget], .md-content__inner > * > [data-widget]')]
+    .map(w => w.closest('.md-content__inner > *')).filter(b => b.getBoundingClientRect().height > innerHeight + 100)
+    .sort((a, b) => b.getBoundingClientRect().height - a.getBoundingClientRect().height)[0] || null"""
+
+
+@pytest.mark.parametrize("stem,lang", PAGES)
+def test_a_reload_inside_a_tall_widget_and_a_return_from_a_link_keep_the_place(browser, server, stem, lang):
+    """Two places the heading test does not reach: a view that begins inside a widget taller than the screen, with
+    the block after it below the view (restored while the widget has not started yet, so once it has, the view
+    must be as far into it again), and the place a link within the page leaves, which going back returns to (the
+    browser's own return is off)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = ctx.new_page()
+        visit = Visit(page, server)
+        visit.goto(page_url(stem, lang))
+        tall = page.evaluate_handle(TALL_WIDGET)
+        assert tall.evaluate("b => !!b"), f"{stem}: no widget taller than the view to test with"
+        into = tall.evaluate("b => Math.round(Math.min(400, b.getBoundingClientRect().height - innerHeight - 50))")
+        for _ in range(3):
+            tall.evaluate(f"b => scrollTo(0, scrollY + b.getBoundingClientRect().top + {into})")
+            page.wait_for_timeout(300)
+        index = tall.evaluate("b => [...b.parentElement.children].indexOf(b)")
+        where = f"() => Math.round(document.querySelector('.md-content__inner').children[{index}].getBoundingClientRect().top)"
+        assert page.evaluate(where) == -into
+        page.reload(wait_until="load")
+        visit.settle()
+        page.wait_for_timeout(300)
+        assert abs(page.evaluate(where) + into) <= 2, \
+            f"{stem}: the widget's top was at {-into} px before the reload, at {page.evaluate(where)} px after it"
+
+        # a link within the page, then back
+        link = page.evaluate_handle("""() => [...document.querySelectorAll('.md-content__inner a[href^="#"]:not(.headerlink)')]
+            .find(a => { const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+                         return t && Math.abs(t.getBoundingClientRect().top - a.getBoundingClientRect().top) > 3 * innerHeight; })""")
+        assert link.evaluate("a => !!a"), f"{stem}: no link to a place within the page three screens away"
+        link.evaluate("a => a.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(300)
+        at = link.evaluate("a => Math.round(a.getBoundingClientRect().top)")
+        link.evaluate("a => a.click()")
+        page.wait_for_timeout(300)
+        assert abs(link.evaluate("a => a.getBoundingClientRect().top") - at) > 844, f"{stem}: the link did not move the view"
+        page.go_back()
+        page.wait_for_timeout(300)
+        assert abs(link.evaluate("a => a.getBoundingClientRect().top") - at) <= 2, \
+            f"{stem}: the link was at {at} px; after going back it is at {link.evaluate('a => Math.round(a.getBoundingClientRect().top)')} px"
+        visit.check_clean()
+    finally:
+        ctx.close()

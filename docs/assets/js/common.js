@@ -418,11 +418,14 @@
 
   // The reader's place, kept in the page's history entry. The browser restores a reloaded page (or one reached by
   // going back, out of its cache) at the same offset in pixels, once it has loaded; while blocks above still have
-  // guessed heights (above) and widgets have not started, that offset is somewhere else in the lesson. So the page
-  // keeps its place itself (overrides/main.html turns the browser's off): the first block that begins in the view
-  // and where (or, inside a block longer than the view, how far into it), returned to as soon as the page's blocks
-  // exist. What changes above it after that, the browser's scroll anchoring absorbs.
-  function block(i) { return document.querySelectorAll(".md-content__inner > *")[i]; }
+  // guessed heights (above) and widgets have not started, that offset is somewhere else in the lesson. So where
+  // the browser keeps the view still as heights above change (scroll anchoring), the page keeps its place itself
+  // (overrides/main.html turns the browser's off there): the first block that begins in the view and where, or,
+  // inside a block longer than the view, how far into it. It returns there as soon as the page's blocks exist and
+  // on going back or forward within the page (after a link to a heading), and again whenever that block's own
+  // height changes (a widget in it starting), until the reader scrolls, taps or types.
+  var ours = history.scrollRestoration === "manual", keeping = 0;
+  function blockAt(i) { return document.querySelectorAll(".md-content__inner > *")[i]; }
   function keepPlace() {
     var blocks = document.querySelectorAll(".md-content__inner > *"), place = null;
     for (var i = 0; i < blocks.length && !place; i++) {
@@ -435,13 +438,36 @@
     }
     try { history.replaceState(Object.assign({}, history.state, { coursePlace: place }), ""); } catch (e) { /* a sandboxed frame */ }
   }
-  var placed = (history.state || {}).coursePlace, keeping = 0;
-  if (placed && block(placed.block)) {
-    layOut(block(placed.block));
-    window.scrollTo(0, block(placed.block).getBoundingClientRect().top + window.scrollY + placed.into);
+  var INPUT = ["wheel", "touchstart", "pointerdown", "keydown"], held = null, holding = 0;
+  function letGo() {
+    if (held) held.disconnect();
+    held = null;
+    clearTimeout(holding);
+    INPUT.forEach(function (type) { window.removeEventListener(type, letGo, true); });
   }
-  window.addEventListener("scroll", function () { clearTimeout(keeping); keeping = setTimeout(keepPlace, 200); }, { passive: true });
-  window.addEventListener("pagehide", keepPlace);
+  function returnTo(place) {
+    var el = place && typeof place.block === "number" && blockAt(place.block);
+    if (!el) return;
+    letGo();
+    layOut(el);
+    var go = function () { window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY + (+place.into || 0)); };
+    go();
+    if (!window.ResizeObserver) return;
+    held = new ResizeObserver(go);
+    held.observe(el);
+    INPUT.forEach(function (type) { window.addEventListener(type, letGo, { capture: true, passive: true }); });
+    holding = setTimeout(letGo, 10000);
+  }
+  if (ours) {
+    try { returnTo((history.state || {}).coursePlace); } catch (e) { console.warn("course: the reader's place", e); }
+    window.addEventListener("popstate", function (e) { returnTo((e.state || {}).coursePlace); });
+    window.addEventListener("scroll", function () { clearTimeout(keeping); keeping = setTimeout(keepPlace, 200); }, { passive: true });
+    window.addEventListener("pagehide", keepPlace);
+    // a link within the page makes a new history entry: the place it leaves is kept first
+    document.addEventListener("click", function (e) {
+      if (e.target.closest && e.target.closest('a[href^="#"]')) keepPlace();
+    }, true);
+  }
   var plotly = null;
   CW.plotly = function () {
     if (window.Plotly) return Promise.resolve(window.Plotly);
