@@ -8,7 +8,10 @@ the same theme with mkdocs-jupyter's defaults. Both sites are served from
 loopback with text files gzip-compressed, as a static host sends them. Each page is measured REPS times,
 the pages taking turns; the medians and ranges are printed, and written as JSON with --json.
 
-    python scripts/bench_lighthouse.py [--reps 3] [--pages c4/normalization en/c4/gating …] [--json FILE]
+    python scripts/bench_lighthouse.py [--reps 3] [--pages c4/normalization en/c4/gating … | --all] [--json FILE]
+
+--all measures every lesson page and lab, in both languages. The JSON records the commit, the date, the machine
+and its load average before and after.
 
 Needs the built site (`python build.py` first), Debian's chromium, and Node.js: Lighthouse 12.2.3 is
 installed into .build/lighthouse on first use (npm, from the npm registry).
@@ -24,12 +27,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from course.core.browser import CHROMIUM, serve
 from course.paths import BUILD, DOCS, ROOT, SITE
+from course.project import units
 
 LIGHTHOUSE = "12.2.3"
 PAGES = ["c4/normalization", "c8/postln-warmup", "en/c4/gating"]
@@ -97,12 +102,33 @@ def run_once(cli: Path, url: str, report: Path) -> dict:
     return row
 
 
+def every_page() -> list[str]:
+    """Every lesson's pages and every lab (a notebook in docs/), in each language."""
+    stems = [p for u in units().all if u.kind == "lesson" for p in u.pages]
+    stems += sorted(str(nb.relative_to(DOCS).with_suffix("")) for nb in DOCS.rglob("*.ipynb") if not nb.stem.endswith(".en"))
+    return stems + ["en/" + s for s in stems]
+
+
+def conditions() -> dict:
+    """What the figures were measured on: the commit (and whether the tree differed from it), the date, the
+    machine and how busy it was."""
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    cpu = re.search(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text()) if Path("/proc/cpuinfo").exists() else None
+    return {"commit": git("rev-parse", "HEAD"), "changed_files": git("status", "--porcelain", "--untracked-files=no").splitlines(),
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "cpu": cpu.group(1) if cpu else "",
+            "cores": os.cpu_count(), "load_average": list(os.getloadavg())}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--pages", nargs="+", default=PAGES)
+    ap.add_argument("--all", action="store_true", help="every lesson page and lab, in both languages")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    if args.all:
+        args.pages = every_page()
+    before = conditions()
     if not (SITE / "index.html").exists():
         raise SystemExit("site/ is not built: run `python build.py` first")
     cli = lighthouse()
@@ -117,8 +143,11 @@ def main() -> None:
                         name = f"{kind} {page}"
                         print(f"[{rep + 1}/{args.reps}] {name}", file=sys.stderr, flush=True)
                         runs.setdefault(name, []).append(run_once(cli, f"{base}/{page}/", tmp / "report.json"))
-    summary = {}
-    print(f"\nLighthouse {LIGHTHOUSE}, mobile, simulated throttling; {args.reps} runs each; median [min–max]")
+    summary = {"conditions": before | {"load_average_after": list(os.getloadavg())}}
+    print(f"\nat {before['commit'][:10]}{' (with changes)' if before['changed_files'] else ''}, {before['date']}, "
+          f"{before['cpu']} ({before['cores']} cores), load average {before['load_average'][0]:.2f} before, "
+          f"{summary['conditions']['load_average_after'][0]:.2f} after")
+    print(f"Lighthouse {LIGHTHOUSE}, mobile, simulated throttling; {args.reps} runs each; median [min–max]")
     print(f"{'page':38} {'perf':>12} {'a11y':>5} {'b.p.':>5} {'TBT ms':>16} {'LCP s':>14} {'KB':>7} {'DOM':>6}")
     for name, rows in runs.items():
         med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
