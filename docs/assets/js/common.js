@@ -413,8 +413,11 @@
       })();
     }));
   };
-  if (document.readyState === "complete") setTimeout(CW.layOutRest, 0);
-  else window.addEventListener("load", CW.layOutRest);
+  // in a task of its own: on a fast network the load event comes in the same task as DOMContentLoaded, whose
+  // handlers (Material's components measuring the page) are long enough already
+  function layOutLater() { setTimeout(function () { CW.layOutRest(); }, 0); }
+  if (document.readyState === "complete") layOutLater();
+  else window.addEventListener("load", layOutLater);
 
   // The reader's place, kept in the page's history entry. The browser restores a reloaded page (or one reached by
   // going back, out of its cache) at the same offset in pixels, once it has loaded; while blocks above still have
