@@ -384,10 +384,13 @@
   };
   window.addEventListener("beforeprint", function () { CW.wakeAll(); });
 
+  // a lesson's blocks: what course.css defers, what the pass lays out and what the reader's place counts in
+  var BLOCK = ".md-content__inner > *";
+  function blocks() { return document.querySelectorAll(BLOCK); }
   // the block that holds el, laid out now (a screen away, the browser would still skip it): what starts there
   // measures what it draws, and a skipped block's measures are not its own
   function layOut(el) {
-    var block = el.closest(".md-content__inner > *");
+    var block = el.closest(BLOCK);
     if (block && getComputedStyle(block).contentVisibility === "auto") block.classList.add("laid-out");
   }
   // A block of a lesson is laid out when a reader comes near it (course.css: content-visibility, on a page whose
@@ -396,19 +399,19 @@
   // accessibility checker, the scroll bar and a jump to a heading read them). What course.css defers is what it
   // lays out; CW.idle() waits for it.
   CW.layOutRest = function () {
-    var blocks = Array.from(document.querySelectorAll(".md-content__inner > *, .md-content__inner div.arithmatex"));
+    var all = Array.from(document.querySelectorAll(BLOCK + ", .md-content__inner div.arithmatex"));
     return CW.track(new Promise(function (resolve) {
       (function step() {
         try {
           var end = performance.now() + 8;
-          while (blocks.length && performance.now() < end) {
-            var block = blocks.shift();
+          while (all.length && performance.now() < end) {
+            var block = all.shift();
             if (getComputedStyle(block).contentVisibility !== "auto") continue;
             block.classList.add("laid-out");
             void block.offsetHeight;   // laid out now, within this task's time
           }
         } finally {
-          if (blocks.length) setTimeout(step, 0); else resolve();
+          if (all.length) setTimeout(step, 0); else resolve();
         }
       })();
     }));
@@ -428,13 +431,12 @@
   // on going back or forward within the page (after a link to a heading), and again whenever that block's own
   // height changes (a widget in it starting), until the reader scrolls, taps or types.
   var ours = history.scrollRestoration === "manual", keeping = 0;
-  function blockAt(i) { return document.querySelectorAll(".md-content__inner > *")[i]; }
   function keepPlace() {
-    var blocks = document.querySelectorAll(".md-content__inner > *"), place = null;
-    for (var i = 0; i < blocks.length && !place; i++) {
-      var box = blocks[i].getBoundingClientRect();
+    var all = blocks(), place = null;
+    for (var i = 0; i < all.length && !place; i++) {
+      var box = all[i].getBoundingClientRect();
       if (box.height && box.bottom > 0) {
-        var next = box.top < 0 && blocks[i + 1] && blocks[i + 1].getBoundingClientRect().top;
+        var next = box.top < 0 && all[i + 1] && all[i + 1].getBoundingClientRect().top;
         place = next !== false && next < window.innerHeight ? { block: i + 1, into: Math.round(-next) }
           : { block: i, into: Math.round(-box.top) };
       }
@@ -449,7 +451,7 @@
     INPUT.forEach(function (type) { window.removeEventListener(type, letGo, true); });
   }
   function returnTo(place) {
-    var el = place && typeof place.block === "number" && blockAt(place.block);
+    var el = place && typeof place.block === "number" && blocks()[place.block];
     if (!el) return;
     letGo();
     layOut(el);
